@@ -1,0 +1,195 @@
+"""Render the kept blocks of a page as sanitised HTML, plain text and Markdown.
+
+The page tree is pruned in place: noise blocks with no content inside are removed; noise
+blocks that enclose content lose their own text and inline elements but keep the nested
+content blocks, so lists, tables, figures and ``pre`` keep their structure. Containers that
+hold text directly (``div``, ``section`` ...) become paragraphs, so that sanitising (which
+unwraps tags it does not allow) cannot glue two paragraphs together. Images get their real
+source from lazy-loading attributes, and relative URLs are resolved against the page URL
+(HTML Living Standard §2.4 "URLs": ``urljoin`` with the document base URL).
+
+Sanitising is nh3 (the ammonia HTML sanitiser) with an allow-list of tags and attributes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import urljoin
+
+import lxml.html
+import nh3
+from lxml import etree
+
+from pagesieve.blocks import BLOCK_TAGS, Block
+from pagesieve.page.preprocess import remove_keep_tail
+
+ALLOWED_TAGS = frozenset(
+    """p h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table thead tbody tfoot tr td th caption pre code
+    blockquote figure figcaption img a em strong b i u s sub sup br hr abbr q cite time mark
+    small del ins kbd samp var""".split()
+)
+"""Tags that survive sanitising; every other tag is unwrapped (its text is kept)."""
+
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan", "scope"},
+    "ol": {"start"},
+    "time": {"datetime"},
+    "abbr": {"title"},
+    "blockquote": {"cite"},
+    "q": {"cite"},
+    "*": {"lang", "dir"},
+}
+
+CONTAINER_TAGS = frozenset(
+    "body div section article main header footer nav aside address details summary hgroup center".split()
+)
+"""Block tags with no meaning of their own in the article: text directly inside becomes ``<p>``."""
+
+LAZY_SRC_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src")
+"""Attributes where lazy-loading scripts keep the real image URL (read before ``src``)."""
+
+_PLACEHOLDER_SRC = re.compile(r"^data:|blank|spacer|placeholder|pixel|1x1|transparent|grey\.gif|loading", re.IGNORECASE)
+
+
+def prune(blocks: Sequence[Block], keep: Sequence[bool]) -> etree._Element:
+    """Cut the page tree down to the kept blocks, in place.
+
+    Args:
+        blocks: the page's blocks (document order); keep: per block, True to keep it.
+
+    Returns:
+        the body element (``blocks[0].element``), now holding only main content.
+    """
+    n = len(blocks)
+    has_kept_inside = [False] * n
+    for b in reversed(blocks):
+        if b.parent >= 0 and (keep[b.index] or has_kept_inside[b.index]):
+            has_kept_inside[b.parent] = True
+    block_elements = {b.element for b in blocks}
+    for b in reversed(blocks):
+        if keep[b.index]:
+            continue
+        element = b.element
+        if not has_kept_inside[b.index]:
+            if b.parent >= 0:
+                remove_keep_tail(element)  # the tail is the parent's own text, judged with it
+            continue
+        # A noise container around content: drop its own text and inline content.
+        element.text = None
+        for child in list(element):
+            if child in block_elements or any(d in block_elements for d in child.iterdescendants()):
+                child.tail = None
+            else:
+                element.remove(child)
+    return blocks[0].element
+
+
+def _wrap_text_runs(element: etree._Element) -> None:
+    """Wrap runs of text and inline elements directly inside a container into ``<p>``."""
+    children = list(element)
+    has_block_child = any(isinstance(c.tag, str) and c.tag in BLOCK_TAGS for c in children)
+    if not has_block_child:
+        if (element.text and element.text.strip()) or len(element):
+            element.tag = "p"
+        return
+    runs: list[list] = []
+    current: list = []
+    lead = element.text
+    element.text = None
+    for child in children:
+        if isinstance(child.tag, str) and child.tag in BLOCK_TAGS:
+            if current:
+                runs.append(current)
+                current = []
+            tail = child.tail
+            child.tail = None
+            if tail and tail.strip():
+                runs.append([("text_after", child, tail)])
+        else:
+            current.append(child)
+    if current:
+        runs.append(current)
+    if lead and lead.strip():
+        p = lxml.html.Element("p")
+        p.text = lead
+        element.insert(0, p)
+    for run in runs:
+        if len(run) == 1 and isinstance(run[0], tuple):
+            _, after, tail = run[0]
+            p = lxml.html.Element("p")
+            p.text = tail
+            after.addnext(p)
+            continue
+        first = run[0]
+        p = lxml.html.Element("p")
+        first.addprevious(p)
+        for child in run:
+            p.append(child)
+
+
+def _image_source(img: etree._Element) -> str | None:
+    src = img.get("src")
+    if not src or _PLACEHOLDER_SRC.search(src):
+        for attr in LAZY_SRC_ATTRIBUTES:
+            value = img.get(attr)
+            if value and not value.startswith("data:"):
+                return value.strip()
+        srcset = img.get("data-srcset") or img.get("srcset")
+        if srcset:
+            return srcset.split(",")[0].strip().split(" ")[0]
+    return src.strip() if src else None
+
+
+def finish_html(body: etree._Element, url: str | None) -> str:
+    """Sanitised HTML of the pruned ``body``: containers to paragraphs, URLs resolved, nh3."""
+    for element in list(body.iter(*CONTAINER_TAGS)):
+        if element is body:
+            continue
+        _wrap_text_runs(element)
+    if body.text and body.text.strip():
+        _wrap_text_runs(body)
+    for img in body.iter("img"):
+        src = _image_source(img)
+        if src:
+            img.set("src", urljoin(url, src) if url else src)
+    if url:
+        for a in body.iter("a"):
+            href = a.get("href")
+            if href:
+                a.set("href", urljoin(url, href.strip()))
+    raw = "".join(
+        etree.tostring(child, encoding="unicode", method="html") for child in body
+    )
+    if body.text:
+        raw = body.text + raw
+    cleaned = nh3.clean(
+        raw,
+        tags=set(ALLOWED_TAGS),
+        attributes={k: set(v) for k, v in ALLOWED_ATTRIBUTES.items()},
+        url_schemes={"http", "https", "mailto", "data"},
+        link_rel="noopener noreferrer",
+    )
+    return f"<div>{cleaned}</div>"
+
+
+def blocks_text(blocks: Sequence[Block], keep: Sequence[bool]) -> str:
+    """Plain text of the kept blocks: one block per line (``pre`` keeps its own line breaks)."""
+    lines = []
+    for b in blocks:
+        if keep[b.index]:
+            text = b.text
+            if text.strip():
+                lines.append(text.strip("\n") if b.pre else text)
+    return "\n".join(lines)
+
+
+def html_to_markdown(html: str) -> str:
+    """Markdown of sanitised article HTML (markdownify; ATX headings, ``-`` bullets)."""
+    from markdownify import markdownify
+
+    md = markdownify(html, heading_style="ATX", bullets="-", strip=["div"])
+    return re.sub(r"\n{3,}", "\n\n", md).strip() + "\n"

@@ -1,0 +1,66 @@
+"""The ``pagesieve`` command line.
+
+Each subcommand lives with the code it drives; this module only wires them up and turns
+:class:`~pagesieve.errors.PagesieveError` into a one-line message and its exit code (see
+:mod:`pagesieve.errors` for the table). No traceback reaches the user for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from pagesieve import __version__
+from pagesieve.errors import PagesieveError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    from pagesieve.evaluation import bench, runner
+    from pagesieve.training import train
+    from pagesieve import extract_cli
+
+    parser = argparse.ArgumentParser(
+        prog="pagesieve",
+        description="Strip web pages down to their main content, locally.",
+    )
+    parser.add_argument("--version", action="version", version=f"pagesieve {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("extract", help="print the article of one page (file or stdin)")
+    extract_cli.add_arguments(p)
+    p.set_defaults(func=extract_cli.main)
+
+    p = sub.add_parser("eval", help="token P/R/F1 and speed on benchmark datasets")
+    runner.add_arguments(p)
+    p.set_defaults(func=runner.main)
+
+    p = sub.add_parser("bench", help="time HTML -> article per page and peak memory")
+    bench.add_arguments(p)
+    p.set_defaults(func=bench.main)
+
+    p = sub.add_parser("train", help="train the block classifier from ../shared/datasets")
+    train.add_arguments(p)
+    p.set_defaults(func=train.main)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (also used as the process exit status)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except PagesieveError as exc:
+        print(f"pagesieve: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("pagesieve: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Errors raised by pagesieve, each with the exit code the command line gives it.
+
+The exit codes are part of the command-line contract documented in README.md:
+
+====  ==========================================================
+code  meaning
+====  ==========================================================
+0     success
+1     unexpected internal error (a bug: please report it)
+2     usage error (bad arguments; argparse's own convention)
+3     input error: empty, binary, too large or undecodable input
+4     input could not be read (missing file, permission denied)
+5     model error: the model file is missing or not a valid model
+6     dataset error: a dataset folder does not follow the layout
+====  ==========================================================
+"""
+
+from __future__ import annotations
+
+
+class PagesieveError(Exception):
+    """Base class of every error pagesieve raises on purpose.
+
+    Attributes:
+        exit_code: the process exit code the CLI uses for this error.
+    """
+
+    exit_code: int = 1
+
+
+class InputError(PagesieveError):
+    """The page given is not something we can read as HTML (empty, binary, too large)."""
+
+    exit_code = 3
+
+
+class ReadError(PagesieveError):
+    """The input file could not be opened or read."""
+
+    exit_code = 4
+
+
+class ModelError(PagesieveError):
+    """The classifier model is missing, untrusted or of an unknown format version."""
+
+    exit_code = 5
+
+
+class DatasetError(PagesieveError):
+    """A dataset folder does not follow ``../shared/datasets/README.md``."""
+
+    exit_code = 6

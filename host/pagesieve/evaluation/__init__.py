@@ -1,0 +1,1 @@
+"""Evaluation: dataset reader, token metric, peers, the `eval` and `bench` commands."""

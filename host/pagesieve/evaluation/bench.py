@@ -1,0 +1,199 @@
+"""``pagesieve bench``: time HTML string -> :class:`~pagesieve.article.model.Article` per page,
+and the peak memory of the process.
+
+::
+
+    pagesieve bench [DATASET_DIR...] [--limit N] [--repeat R]
+
+Procedure (so the figures measure the extractor, not the disk or the first model load):
+
+1. Every selected page of every dataset is read (gunzipped, decoded) into memory first.
+   Without ``DATASET_DIR`` all dataset folders under
+   :func:`~pagesieve.evaluation.datasets.default_datasets_dir` are used.
+2. Warm-up: the first 5 pages are extracted once, untimed (loads the model, fills lazy
+   imports).
+3. For each of ``R`` repeats, each dataset's pages are extracted in order, each call of
+   ``pagesieve.extract.extract(html, url)`` timed alone with ``time.perf_counter``. Nothing is
+   cached across calls by the harness; each result is dropped right away. A page's time is the
+   median of its ``R`` timings; the table gives the median and 95th percentile of those
+   per-page times (ms), per dataset and over all pages.
+4. Peak RSS is ``resource.getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) in MiB, read
+   after each dataset; it is the whole process's high-water mark, so it includes the
+   in-memory pages (the RSS before warm-up is printed too, for reference).
+
+Pages on which the extractor raises are counted, reported and left out of the timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pagesieve.errors import DatasetError, PagesieveError
+from pagesieve.evaluation.datasets import default_datasets_dir, load_dataset, read_page
+from pagesieve.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
+
+WARMUP_PAGES = 5
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MiB (``ru_maxrss`` is KiB on Linux,
+    bytes on macOS)."""
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+@dataclass(slots=True)
+class BenchPages:
+    """A dataset's pages held in memory: ``pages`` is ``[(id, html, url), ...]``."""
+
+    name: str
+    pages: list[tuple[str, str, str | None]]
+
+
+@dataclass(slots=True)
+class BenchRow:
+    """Timing of one dataset (or ``"all"``).
+
+    Attributes:
+        name: dataset name. ms: per-page times in milliseconds (median over repeats), for the
+        pages that did not fail. failures: pages that raised. first_error: ``"id: Exc: msg"``.
+        peak_rss_mb: process peak RSS (MiB) after this dataset.
+    """
+
+    name: str
+    ms: list[float] = field(default_factory=list)
+    failures: int = 0
+    first_error: str | None = None
+    peak_rss_mb: float = 0.0
+
+    @property
+    def pages(self) -> int:
+        return len(self.ms) + self.failures
+
+
+def load_pages(dirs: Sequence[Path], limit: int | None = None) -> list[BenchPages]:
+    """Read the first ``limit`` (all if ``None``) pages of each dataset folder into memory."""
+    out = []
+    for d in dirs:
+        ds = load_dataset(d)
+        rows = ds.rows if limit is None else ds.rows[:limit]
+        out.append(BenchPages(ds.name, [(r.id, read_page(ds, r.id), r.url) for r in rows]))
+    return out
+
+
+def run_bench(
+    datasets: Sequence[BenchPages],
+    extract: Callable[[str, str | None], Any],
+    repeat: int = 1,
+    warmup: int = WARMUP_PAGES,
+) -> list[BenchRow]:
+    """Warm up on the first ``warmup`` pages, then time ``extract(html, url)`` per page.
+
+    Returns one :class:`BenchRow` per dataset, then an ``"all"`` row pooling every page.
+    """
+    flat = [p for ds in datasets for p in ds.pages]
+    for _pid, html, url in flat[:warmup]:
+        try:
+            extract(html, url)
+        except Exception:  # noqa: BLE001 - reported in the timed pass
+            pass
+
+    rows: list[BenchRow] = []
+    total = BenchRow("all")
+    for ds in datasets:
+        samples: list[list[float]] = [[] for _ in ds.pages]
+        failed: dict[int, str] = {}
+        for _ in range(repeat):
+            for i, (pid, html, url) in enumerate(ds.pages):
+                if i in failed:
+                    continue
+                t0 = time.perf_counter()
+                try:
+                    article = extract(html, url)
+                except Exception as exc:  # noqa: BLE001 - one page must not stop the bench
+                    failed[i] = f"{pid}: {type(exc).__name__}: {exc}"
+                    continue
+                samples[i].append((time.perf_counter() - t0) * 1000.0)
+                del article
+        row = BenchRow(ds.name)
+        row.ms = [statistics.median(s) for i, s in enumerate(samples) if i not in failed]
+        row.failures = len(failed)
+        row.first_error = failed[min(failed)] if failed else None
+        row.peak_rss_mb = peak_rss_mb()
+        rows.append(row)
+        total.ms.extend(row.ms)
+        total.failures += row.failures
+        total.first_error = total.first_error or row.first_error
+    total.peak_rss_mb = peak_rss_mb()
+    rows.append(total)
+    return rows
+
+
+def format_table(rows: Sequence[BenchRow]) -> str:
+    """dataset | pages | ms median | ms p95 | peak RSS MB | failed; ms and MB to 1 decimal."""
+    def f(x: float) -> str:
+        return "-" if x != x else f"{x:.1f}"
+
+    table = [("dataset", "pages", "ms median", "ms p95", "peak RSS MB", "failed")]
+    for r in rows:
+        table.append((r.name, str(r.pages), f(percentile(r.ms, 50)), f(percentile(r.ms, 95)),
+                      f"{r.peak_rss_mb:.1f}", str(r.failures)))
+    widths = [max(len(t[i]) for t in table) for i in range(len(table[0]))]
+    lines = []
+    for n, t in enumerate(table):
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(t, widths))))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``bench`` options on ``parser``."""
+    parser.add_argument(
+        "datasets", nargs="*", metavar="DATASET_DIR",
+        help="dataset folder(s) or names (default: every dataset under ../shared/datasets)",
+    )
+    parser.add_argument("--limit", metavar="N", type=_positive_int, help="only the first N pages of each dataset")
+    parser.add_argument("--repeat", metavar="R", type=_positive_int, default=1,
+                        help="time every page R times and keep its median (default 1)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``pagesieve bench``; prints the table on stdout; returns 0.
+
+    Raises:
+        DatasetError: no dataset found, or a folder is malformed (exit code 6).
+    """
+    if args.datasets:
+        dirs = [_resolve_dataset_dir(d) for d in args.datasets]
+    else:
+        base = default_datasets_dir()
+        if base is None:
+            raise DatasetError("no DATASET_DIR given and no ../shared/datasets (or $PAGESIEVE_DATASETS) found")
+        dirs = sorted(p for p in base.iterdir() if p.is_dir() and (p / "index.jsonl").is_file())
+        if not dirs:
+            raise DatasetError(f"{base}: no dataset folders (with index.jsonl) found")
+
+    try:
+        from pagesieve.extract import extract
+    except ImportError as exc:
+        raise PagesieveError(f"the extractor pagesieve.extract cannot be imported: {exc}") from exc
+
+    datasets = load_pages(dirs, args.limit)
+    rss_loaded = peak_rss_mb()
+    rows = run_bench(datasets, extract, repeat=args.repeat)
+    print(format_table(rows))
+    print(f"peak RSS before warm-up (pages loaded, nothing extracted): {rss_loaded:.1f} MB; "
+          f"repeats: {args.repeat}")
+    for r in rows[:-1]:
+        if r.failures:
+            print(f"{r.name}: {r.failures} page(s) failed; first: {r.first_error}")
+    return 0

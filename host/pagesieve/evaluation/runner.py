@@ -1,0 +1,543 @@
+"""``pagesieve eval``: token P/R/F1 and speed of the extractor on benchmark datasets.
+
+::
+
+    pagesieve eval DATASET_DIR... [--predictions OUT_DIR] [--json]
+                   [--compare trafilatura,readability] [--split heldout|all]
+                   [--split-file PATH] [--limit N] [--min-site-pages N]
+
+For every dataset folder (layout: ``../shared/datasets/README.md``; a bare name such as
+``l3s_gn1`` is looked up in :func:`~pagesieve.evaluation.datasets.default_datasets_dir`) the
+extractor is run on every selected page and scored with
+:func:`~pagesieve.evaluation.metric.prf`; the dataset figures are macro means over pages.
+
+Page selection, in this order:
+
+1. ``--split heldout`` (default): if the split file (``<repo>/models/split.json`` or
+   ``--split-file``) names the dataset, only its ``"test"`` ids count (the shipped model was
+   trained on the ``"train"`` ids); datasets it does not name count whole. No split file: all
+   pages, with a note. ``--split all``: all pages.
+2. ``--min-site-pages N``: only pages whose ``site`` has at least N pages in the whole dataset
+   index (a null site never qualifies).
+3. ``--limit N``: the first N of what is left, in index order.
+
+Split file format::
+
+    {"version": 1, "datasets": {"<dataset name>": {"train": [ids...], "test": [ids...]}}}
+
+Timing: ``time.perf_counter`` around the extractor call alone, on the HTML string already
+read and gunzipped, after one untimed warm-up call of each extractor (on the first selected
+page, so that loading the model is not charged to one page); reported in milliseconds per page (median and 95th percentile, linear
+interpolation between order statistics), over the pages that did not fail.
+
+Scoring: pages whose truth has no token are run (and timed) but not scored; they are left
+out of the macro means and counted as "unscored" (cleaneval has 7).
+
+Failures: an extractor (or peer) exception on a page, or a non-string result, counts as empty
+output for that page (so P = R = F1 = 0 unless the truth is empty too); the run goes on and
+reports how many pages failed and the first error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pagesieve.errors import DatasetError, PagesieveError, ReadError
+from pagesieve.evaluation.datasets import (
+    Dataset,
+    default_datasets_dir,
+    load_dataset,
+    read_page,
+    read_truth,
+    repo_root,
+)
+from pagesieve.evaluation.metric import macro, prf_counts, tokens
+
+#: ``(html, url) -> main text, one paragraph per line``.
+Extractor = Callable[[str, "str | None"], str]
+
+SPLIT_CHOICES = ("heldout", "all")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class PageResult:
+    """Score of one page.
+
+    Attributes:
+        id: page id; site: its host name or ``None``.
+        p, r, f1: token precision, recall, F1 in [0, 1] (see :func:`~pagesieve.evaluation.metric.prf`).
+        ms: wall time of the extractor call in milliseconds.
+        error: ``"ExcType: message"`` if the extractor failed on this page (scored as empty
+            output), else ``None``.
+        truth_tokens: number of tokens in the truth; a page with 0 is not scored (left out of
+            the macro means, see :mod:`pagesieve.evaluation.metric`).
+    """
+
+    id: str
+    site: str | None
+    p: float
+    r: float
+    f1: float
+    ms: float
+    error: str | None = None
+    truth_tokens: int = 1
+
+    @property
+    def scored(self) -> bool:
+        """Whether the page counts in the macro P/R/F1 (its truth has at least one token)."""
+        return self.truth_tokens > 0
+
+
+@dataclass(slots=True)
+class EvalResult:
+    """One extractor on one dataset.
+
+    Attributes:
+        dataset: dataset name; extractor: the extractor's label (``"pagesieve"``, a peer name).
+        rows: one :class:`PageResult` per evaluated page, in evaluation order.
+    """
+
+    dataset: str
+    extractor: str
+    rows: list[PageResult] = field(default_factory=list)
+
+    @property
+    def pages(self) -> int:
+        """Number of pages scored: evaluated (failed ones included) with a non-empty truth."""
+        return sum(1 for r in self.rows if r.scored)
+
+    @property
+    def unscored(self) -> int:
+        """Pages evaluated but not scored because their truth has no token."""
+        return sum(1 for r in self.rows if not r.scored)
+
+    @property
+    def macro(self) -> tuple[float, float, float]:
+        """Mean per-page (P, R, F1) over the scored pages; ``(nan, nan, nan)`` when none."""
+        scored = [(r.p, r.r, r.f1) for r in self.rows if r.scored]
+        if not scored:
+            return (math.nan, math.nan, math.nan)
+        return macro(scored)
+
+    @property
+    def precision(self) -> float:
+        return self.macro[0]
+
+    @property
+    def recall(self) -> float:
+        return self.macro[1]
+
+    @property
+    def f1(self) -> float:
+        return self.macro[2]
+
+    @property
+    def failures(self) -> int:
+        """Pages on which the extractor raised (or returned a non-string)."""
+        return sum(1 for r in self.rows if r.error is not None)
+
+    @property
+    def first_error(self) -> str | None:
+        """``"<page id>: ExcType: message"`` of the first failure, or ``None``."""
+        for r in self.rows:
+            if r.error is not None:
+                return f"{r.id}: {r.error}"
+        return None
+
+    @property
+    def _times(self) -> list[float]:
+        return [r.ms for r in self.rows if r.error is None]
+
+    @property
+    def ms_median(self) -> float:
+        """Median ms per page over the pages that did not fail (``nan`` if none)."""
+        return percentile(self._times, 50)
+
+    @property
+    def ms_p95(self) -> float:
+        """95th percentile of ms per page over the pages that did not fail (``nan`` if none)."""
+        return percentile(self._times, 95)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as a JSON-ready dict: pages (scored), unscored, precision, recall, f1,
+        ms_median, ms_p95, failures, first_error (NaN becomes ``None``)."""
+        p, r, f = self.macro
+        return {
+            "pages": self.pages,
+            "unscored": self.unscored,
+            "precision": _num(p, 6),
+            "recall": _num(r, 6),
+            "f1": _num(f, 6),
+            "ms_median": _num(self.ms_median, 3),
+            "ms_p95": _num(self.ms_p95, 3),
+            "failures": self.failures,
+            "first_error": self.first_error,
+        }
+
+
+def _num(x: float, digits: int) -> float | None:
+    return None if math.isnan(x) else round(x, digits)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0-100) of ``values``, linear interpolation between order
+    statistics (numpy's default); ``nan`` for an empty sequence."""
+    if not values:
+        return math.nan
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+# --------------------------------------------------------------------------- evaluate
+
+
+def _describe(exc: BaseException) -> str:
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
+
+
+def evaluate(
+    dataset: Dataset,
+    extractor: Extractor,
+    ids: Iterable[str] | None = None,
+    *,
+    name: str = "pagesieve",
+    predictions_dir: str | Path | None = None,
+) -> EvalResult:
+    """Run ``extractor`` on pages of ``dataset`` and score each against its truth.
+
+    Args:
+        dataset: from :func:`~pagesieve.evaluation.datasets.load_dataset`.
+        extractor: ``(html, url) -> text``; called once per page with the page HTML as a
+            ``str`` and the index URL (or ``None``). Exceptions are caught per page.
+        ids: the pages to evaluate, in this order; ``None`` for every page in index order.
+        name: label of the extractor in the result.
+        predictions_dir: if given, the text of every page is written to
+            ``<predictions_dir>/<id>.txt`` (UTF-8; empty for a failed page).
+
+    Returns:
+        An :class:`EvalResult` with a :class:`PageResult` per page; pages whose truth has no
+        token are kept in ``rows`` but left out of the macro P/R/F1.
+
+    Raises:
+        DatasetError: an id is not in the dataset, or a page or truth file cannot be read.
+        ReadError: a prediction file cannot be written.
+    """
+    page_ids = dataset.ids if ids is None else list(ids)
+    out_dir = Path(predictions_dir) if predictions_dir is not None else None
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ReadError(f"{out_dir}: cannot create predictions folder: {exc}") from exc
+    result = EvalResult(dataset=dataset.name, extractor=name)
+    for page_id in page_ids:
+        record = dataset.record(page_id)
+        html = read_page(dataset, page_id)
+        truth = read_truth(dataset, page_id)
+        error: str | None = None
+        t0 = time.perf_counter()
+        try:
+            text = extractor(html, record.url)
+        except Exception as exc:  # noqa: BLE001 - one page must not abort the run
+            t1 = time.perf_counter()
+            text, error = "", _describe(exc)
+        else:
+            t1 = time.perf_counter()
+            if text is None:
+                text = ""
+            elif not isinstance(text, str):
+                text, error = "", f"TypeError: extractor returned {type(text).__name__}, not str"
+        true_counts = Counter(tokens(truth))
+        p, r, f = prf_counts(Counter(tokens(text)), true_counts)
+        result.rows.append(
+            PageResult(page_id, record.site, p, r, f, (t1 - t0) * 1000.0, error, true_counts.total())
+        )
+        if out_dir is not None:
+            try:
+                (out_dir / f"{page_id}.txt").write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise ReadError(f"{out_dir}: cannot write prediction: {exc}") from exc
+    return result
+
+
+# --------------------------------------------------------------------------- page selection
+
+
+def default_split_file() -> Path | None:
+    """``<repo>/models/split.json`` (whether or not it exists), ``None`` outside a checkout."""
+    root = repo_root()
+    return None if root is None else root / "models" / "split.json"
+
+
+def load_split(path: str | Path) -> dict[str, dict[str, list[str]]]:
+    """Read a split file; returns ``{dataset name: {"train": [ids], "test": [ids]}}``.
+
+    Raises:
+        ReadError: the file cannot be read.
+        DatasetError: it is not valid JSON or not of the documented shape (version 1).
+    """
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReadError(f"{path}: cannot read split file: {exc}") from exc
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise DatasetError(f"{path}: split file is not valid JSON ({exc.msg})") from exc
+    if not isinstance(data, dict) or data.get("version") != 1 or not isinstance(data.get("datasets"), dict):
+        raise DatasetError(f"{path}: split file must be {{\"version\": 1, \"datasets\": {{...}}}}")
+    out: dict[str, dict[str, list[str]]] = {}
+    for ds_name, parts in data["datasets"].items():
+        if not isinstance(parts, dict):
+            raise DatasetError(f"{path}: split of dataset {ds_name!r} must be an object")
+        entry: dict[str, list[str]] = {}
+        for key in ("train", "test"):
+            ids = parts.get(key, [])
+            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+                raise DatasetError(f"{path}: {ds_name}.{key} must be a list of id strings")
+            entry[key] = ids
+        out[ds_name] = entry
+    return out
+
+
+def select_ids(
+    dataset: Dataset,
+    split: dict[str, dict[str, list[str]]] | None = None,
+    *,
+    min_site_pages: int | None = None,
+    limit: int | None = None,
+    notes: list[str] | None = None,
+) -> list[str]:
+    """The ids to evaluate, in index order (selection steps: see the module docstring).
+
+    ``split`` is the content of a split file (``None``: no split, every page). Split test ids
+    that are not in the dataset are ignored, with a line appended to ``notes``.
+    """
+    ids = dataset.ids
+    if split is not None and dataset.name in split:
+        test = set(split[dataset.name]["test"])
+        unknown = len(test - set(ids))
+        if unknown and notes is not None:
+            notes.append(f"{dataset.name}: {unknown} test id(s) of the split file are not in the dataset; ignored")
+        ids = [i for i in ids if i in test]
+    if min_site_pages is not None:
+        per_site = Counter(r.site for r in dataset.rows if r.site is not None)
+        ids = [i for i in ids if (s := dataset.record(i).site) is not None and per_site[s] >= min_site_pages]
+    if limit is not None:
+        ids = ids[:limit]
+    return ids
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def _positive_int(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value!r}")
+    return n
+
+
+def _peer_list(value: str) -> list[str]:
+    from pagesieve.evaluation.peers import PEERS
+
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("no peer named")
+    bad = [n for n in names if n not in PEERS]
+    if bad:
+        raise argparse.ArgumentTypeError(f"unknown peer(s) {', '.join(bad)}; known: {', '.join(PEERS)}")
+    return list(dict.fromkeys(names))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``eval`` options on ``parser``."""
+    parser.add_argument(
+        "datasets", nargs="+", metavar="DATASET_DIR",
+        help="dataset folder(s) as in ../shared/datasets/README.md, or a dataset name found there",
+    )
+    parser.add_argument(
+        "--predictions", metavar="OUT_DIR", type=Path,
+        help="write the extracted text of every evaluated page to OUT_DIR/<dataset>/<id>.txt",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument(
+        "--compare", metavar="PEERS", type=_peer_list, default=[],
+        help="comma-separated peers to score on the same pages: trafilatura, readability "
+        "(needs pip install -e '.[peers]')",
+    )
+    parser.add_argument(
+        "--split", choices=SPLIT_CHOICES, default="heldout",
+        help="heldout (default): skip the pages the shipped model was trained on; all: every page",
+    )
+    parser.add_argument(
+        "--split-file", metavar="PATH", type=Path,
+        help="split file to use with --split heldout (default: <repo>/models/split.json)",
+    )
+    parser.add_argument("--limit", metavar="N", type=_positive_int, help="only the first N selected pages per dataset")
+    parser.add_argument(
+        "--min-site-pages", metavar="N", type=_positive_int,
+        help="only pages whose site has at least N pages in the dataset",
+    )
+
+
+def _resolve_dataset_dir(arg: str) -> Path:
+    p = Path(arg).expanduser()
+    if not p.exists() and not p.is_absolute() and len(p.parts) == 1:
+        base = default_datasets_dir()
+        if base is not None and (base / arg).is_dir():
+            return base / arg
+    return p
+
+
+def pagesieve_extractor() -> Extractor:
+    """``(html, url) -> pagesieve.extract.extract(html, url).text``, imported now.
+
+    Raises:
+        PagesieveError: :mod:`pagesieve.extract` cannot be imported.
+    """
+    try:
+        from pagesieve.extract import extract
+    except ImportError as exc:
+        raise PagesieveError(f"the extractor pagesieve.extract cannot be imported: {exc}") from exc
+
+    def run(html: str, url: str | None) -> str:
+        return extract(html, url).text
+
+    return run
+
+
+def _warm_up(extractors: Sequence[Extractor], datasets: Sequence[Dataset], selected: Sequence[list[str]]) -> None:
+    """Call every extractor once, untimed and unscored, on the first selected page, so that
+    loading a model or lazy imports do not land in the first page's time."""
+    for ds, ids in zip(datasets, selected):
+        if ids:
+            html, url = read_page(ds, ids[0]), ds.record(ids[0]).url
+            for extract in extractors:
+                try:
+                    extract(html, url)
+                except Exception:  # noqa: BLE001 - the timed pass reports it
+                    pass
+            return
+
+
+def _fmt(x: float, digits: int) -> str:
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def format_table(results: Sequence[EvalResult]) -> str:
+    """The human table: a row per (dataset, extractor); P/R/F1 to 3 decimals, ms to 1."""
+    header = ("dataset", "extractor", "pages", "P", "R", "F1", "ms median", "ms p95", "failed")
+    rows = [header]
+    for res in results:
+        p, r, f = res.macro
+        rows.append((
+            res.dataset, res.extractor, str(res.pages), _fmt(p, 3), _fmt(r, 3), _fmt(f, 3),
+            _fmt(res.ms_median, 1), _fmt(res.ms_p95, 1), str(res.failures),
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``pagesieve eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
+
+    Raises:
+        DatasetError: a dataset folder or the split file is malformed (exit code 6).
+        ReadError: ``--split-file`` cannot be read, or predictions cannot be written (4).
+        MissingPeerError: a ``--compare`` peer is not installed (7).
+    """
+    notes: list[str] = []
+    datasets = [load_dataset(_resolve_dataset_dir(d)) for d in args.datasets]
+    names = [d.name for d in datasets]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes and args.predictions is not None:
+        raise DatasetError(f"two dataset folders share the name {dupes[0]!r}; their predictions would collide")
+
+    split: dict[str, dict[str, list[str]]] | None = None
+    split_path: Path | None = None
+    if args.split == "heldout":
+        split_path = args.split_file if args.split_file is not None else default_split_file()
+        if args.split_file is not None or (split_path is not None and split_path.is_file()):
+            split = load_split(split_path)
+        else:
+            notes.append(
+                f"no split file ({split_path or 'models/split.json'}): evaluating all pages, "
+                "including any the model was trained on"
+            )
+            split_path = None
+
+    from pagesieve.evaluation.peers import get_peer
+
+    peers = [(n, get_peer(n)) for n in (args.compare or [])]
+    extractor = pagesieve_extractor()
+
+    selected = [
+        select_ids(ds, split, min_site_pages=args.min_site_pages, limit=args.limit, notes=notes)
+        for ds in datasets
+    ]
+    _warm_up([extractor] + [p for _, p in peers], datasets, selected)
+
+    results: list[EvalResult] = []
+    report: list[dict[str, Any]] = []
+    for ds, ids in zip(datasets, selected):
+        if split is not None and ds.name in split:
+            notes.append(f"{ds.name}: held-out split, {len(split[ds.name]['test'])} test ids")
+        elif split is not None:
+            notes.append(f"{ds.name}: not in the split file, all pages count")
+        pred_dir = None if args.predictions is None else args.predictions / ds.name
+        own = evaluate(ds, extractor, ids, name="pagesieve", predictions_dir=pred_dir)
+        results.append(own)
+        entry: dict[str, Any] = {"name": ds.name, **own.summary(), "peers": {}}
+        for peer_name, peer in peers:
+            res = evaluate(ds, peer, ids, name=peer_name)
+            results.append(res)
+            entry["peers"][peer_name] = res.summary()
+        report.append(entry)
+
+    for note in notes:
+        print(f"pagesieve eval: note: {note}", file=sys.stderr)
+    if args.json:
+        out = {
+            "split": args.split,
+            "split_file": None if split_path is None else str(split_path),
+            "datasets": report,
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print(format_table(results))
+        for res in results:
+            if res.unscored and res.extractor == "pagesieve":
+                print(f"{res.dataset}: {res.unscored} page(s) with an empty truth not scored")
+            if res.failures:
+                print(f"{res.dataset} / {res.extractor}: {res.failures} page(s) failed; first: {res.first_error}")
+        if args.predictions is not None:
+            print(f"predictions written to {args.predictions}/<dataset>/<id>.txt")
+    return 0
+

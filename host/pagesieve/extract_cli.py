@@ -1,0 +1,66 @@
+"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pagesieve.errors import ReadError
+
+FORMATS = ("text", "html", "markdown", "json")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``extract`` options."""
+    parser.add_argument("path", help="HTML file to read, or - for standard input")
+    parser.add_argument("--url", default=None, help="the page URL (resolves relative links and images)")
+    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    parser.add_argument("--model", type=Path, default=None, help="a model file instead of the shipped one")
+
+
+def read_source(path: str) -> bytes:
+    """The bytes of ``path``, or of standard input for ``-``.
+
+    Raises:
+        ReadError: the file is missing, a folder, or unreadable.
+    """
+    if path == "-":
+        return sys.stdin.buffer.read()
+    p = Path(path)
+    try:
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise ReadError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise ReadError(f"{path} is a folder, not an HTML file") from None
+    except OSError as exc:
+        raise ReadError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def render(article, fmt: str) -> str:
+    """The article in one of :data:`FORMATS` (text starts with the title line when there is one)."""
+    if fmt == "json":
+        return json.dumps(article.to_dict(), ensure_ascii=False, indent=2)
+    if fmt == "html":
+        return article.html
+    if fmt == "markdown":
+        title = article.metadata.title
+        head = f"# {title}\n\n" if title else ""
+        return head + article.markdown
+    return article.text
+
+
+def main(args: argparse.Namespace) -> int:
+    """Print the article of one page to stdout."""
+    from pagesieve.classifier import load_model
+    from pagesieve.extract import extract
+
+    model = load_model(args.model) if args.model else None
+    article = extract(read_source(args.path), url=args.url, model=model)
+    out = render(article, args.format)
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    for warning in article.warnings:
+        print(f"pagesieve: warning: {warning}", file=sys.stderr)
+    return 0

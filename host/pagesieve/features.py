@@ -1,0 +1,306 @@
+"""Block features for the content/noise classifier: one row of numbers per candidate block.
+
+The first five are the features of Yan & Wang 2020 (seed 000 §5.1-5.2), with add-one
+smoothing in every denominator::
+
+    R1 = innerLen / (outerLen + 1)           block text / page text
+    R2 = innerLinkLen / (outerLinkLen + 1)   block link text / page link text
+    R3 = innerLinkNum / (outerLinkNum + 1)   block <a> count / page <a> count
+    R4 = innerPicNum / (outerPicNum + 1)     block <img> count / page <img> count
+    R5 = innerLinkLen / (innerLen + 1)       link density inside the block
+
+"inner" counts a block's own content (nested blocks excluded), "outer" the whole page.
+The others, each kept because it raised held-out F1 (``pagesieve train`` prints the CV score,
+``models/README.md`` records it):
+
+* text density and composite text density of the block's subtree (CETD: Sun, Sun & Chen,
+  "DOM Based Content Extraction via Text Density", SIGIR 2011, eq. 1 and 4);
+* title relevance: share of the title's tokens present in the block (An et al. 2010, seed 001
+  §2.2.2, which uses it to stop copyright lines passing as content);
+* tag of the block, and class/id tokens of the block and of its enclosing blocks that name
+  noise (nav, footer, comment, share, related ...) or content (article, post, story ...);
+  the token lists follow Readability.js's ``unlikelyCandidates``/``positive``/``negative``
+  patterns;
+* depth, position in the page, punctuation and stop-word density, share of CJK characters
+  (characters, not words, are the unit for Chinese and Japanese);
+* neighbourhood: the previous/next candidate's length and link density, the share of page
+  text under the parent and grandparent block, and the relation to the longest block (main
+  content forms one cluster in the tree).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from pagesieve.blocks import Block
+
+TOKEN_RE = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
+    r"|[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+"
+)
+"""A token: one CJK character, or a run of letters/digits (the evaluation's token, too)."""
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_PUNCT_RE = re.compile(r"[.,;:!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f\u201c\u201d\"']")
+_SENTENCE_END = frozenset(".!?\u3002\uff01\uff1f\"'\u201d)]")
+
+NEGATIVE_RE = re.compile(
+    r"nav|menu|foot|header|masthead|sidebar|side-bar|widget|share|sharing|social|related|"
+    r"recommend|promo|sponsor|advert|(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|copyright|"
+    r"comment|disqus|reply|login|signup|subscribe|newsletter|popup|modal|cookie|toolbar|"
+    r"pagination|pager|tagcloud|(?:^|[-_ ])tags?(?:$|[-_ ])|skip|rss|outbrain|taboola|"
+    r"most-?popular|trending|teaser|more-?stories|card|tool",
+    re.IGNORECASE,
+)
+"""Class/id fragments naming noise (after Readability.js ``REGEXPS.unlikelyCandidates``/``negative``)."""
+
+POSITIVE_RE = re.compile(
+    r"article|content|(?:^|[-_ ])body|entry|(?:^|[-_ ])main|(?:^|[-_ ])post|story|(?:^|[-_ ])text|"
+    r"blog|hentry|h-entry|prose|detail|paragraph",
+    re.IGNORECASE,
+)
+"""Class/id fragments naming main content (after Readability.js ``REGEXPS.positive``)."""
+
+COMMENT_RE = re.compile(r"comment|disqus|reply|respon", re.IGNORECASE)
+
+STOP_WORDS = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been it its
+    this that these those he she they we you i his her their our your not no so than then there
+    which who whom what when where how all any can could would should will may might has have had
+    do does did about into over after before also more most such only other""".split()
+)
+"""English function words (a short list: the feature is a density, not a filter)."""
+
+TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("tag_p", frozenset({"p"})),
+    ("tag_h1", frozenset({"h1"})),
+    ("tag_h", frozenset({"h2", "h3", "h4", "h5", "h6"})),
+    ("tag_li", frozenset({"li", "dt", "dd"})),
+    ("tag_td", frozenset({"td", "th", "caption"})),
+    ("tag_div", frozenset({"div", "section", "article", "main", "body"})),
+    ("tag_pre", frozenset({"pre", "blockquote"})),
+    ("tag_fig", frozenset({"figure", "figcaption"})),
+    ("tag_semantic_noise", frozenset({"nav", "footer", "header", "aside", "address", "menu"})),
+)
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "r1", "r2", "r3", "r4", "r5",
+    "log_chars", "log_tokens", "log_sub_chars",
+    "text_density", "sub_link_density", "composite_text_density",
+    "punct_density", "stopword_ratio", "cjk_ratio", "ends_sentence",
+    "title_overlap", "title_like",
+    *(name for name, _ in TAG_GROUPS),
+    "neg_self", "pos_self", "neg_ancestors", "pos_ancestors", "comment_ancestor",
+    "in_semantic_noise", "in_article",
+    "rel_depth", "rel_position", "text_before",
+    "prev_log_chars", "prev_link_density", "next_log_chars", "next_link_density",
+    "parent_share", "grandparent_share",
+    "log_ratio_longest", "shares_parent_longest", "lca_depth_longest", "dist_longest",
+    "images",
+)
+"""Column names of the feature matrix, in order."""
+
+N_FEATURES = len(FEATURE_NAMES)
+
+
+def seed000_features(blocks: Sequence[Block]) -> np.ndarray:
+    """R1-R5 of seed 000 §5.2 for every block (not only candidates).
+
+    Returns:
+        ``float64`` array of shape ``(len(blocks), 5)``; columns R1..R5.
+    """
+    outer_len = sum(b.chars for b in blocks)
+    outer_link_len = sum(b.link_chars for b in blocks)
+    outer_links = sum(b.links for b in blocks)
+    outer_pics = sum(b.images for b in blocks)
+    rows = [
+        (
+            b.chars / (outer_len + 1),
+            b.link_chars / (outer_link_len + 1),
+            b.links / (outer_links + 1),
+            b.images / (outer_pics + 1),
+            b.link_chars / (b.chars + 1),
+        )
+        for b in blocks
+    ]
+    return np.array(rows, dtype=np.float64).reshape(len(blocks), 5)
+
+
+def candidates(blocks: Sequence[Block]) -> list[int]:
+    """Indices of the blocks the classifier judges: those with own text or images."""
+    return [b.index for b in blocks if b.chars > 0 or b.images > 0]
+
+
+def _class_id(block: Block) -> str:
+    element = block.element
+    cls = element.get("class")
+    ident = element.get("id")
+    if cls and ident:
+        return cls + " " + ident
+    return cls or ident or ""
+
+
+@lru_cache(maxsize=8192)
+def class_evidence(class_id: str) -> tuple[bool, bool, bool]:
+    """``(names noise, names content, names comments)`` for a class/id string (cached: pages
+    and sites repeat the same class names many times)."""
+    return (
+        NEGATIVE_RE.search(class_id) is not None,
+        POSITIVE_RE.search(class_id) is not None,
+        COMMENT_RE.search(class_id) is not None,
+    )
+
+
+def composite_text_density(c: int, t: int, lc: int, lt: int, lc_body: int, c_body: int) -> float:
+    """CETD composite text density of a subtree (Sun et al., SIGIR 2011, eq. 4).
+
+    Args:
+        c, t: characters and tags in the subtree; lc, lt: link characters and link tags in it;
+        lc_body, c_body: link characters and characters of the whole body.
+
+    Returns:
+        ``(C/T) * log_base((C/LC) * (T/LT))`` with
+        ``base = ln((C/nonLC) * LC + (LCb/Cb) * C + e)``; zero denominators are taken as 1.
+    """
+    t = max(t, 1)
+    non_lc = max(c - lc, 1)
+    base = math.log((c / non_lc) * lc + (lc_body / max(c_body, 1)) * c + math.e)
+    arg = (c / max(lc, 1)) * (t / max(lt, 1))
+    if arg <= 0 or base <= 1.0:
+        return c / t
+    return (c / t) * math.log(arg) / math.log(base)
+
+
+def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int], np.ndarray]:
+    """The feature matrix of a page's candidate blocks.
+
+    Args:
+        blocks: the page's blocks from :func:`pagesieve.blocks.segment`.
+        title: the page or article title (for title relevance, seed 001 §2.2.2).
+
+    Returns:
+        ``(indices, X)``: the candidate block indices (see :func:`candidates`) and a ``float64``
+        array of shape ``(len(indices), N_FEATURES)`` with columns :data:`FEATURE_NAMES`.
+    """
+    idx = candidates(blocks)
+    n = len(idx)
+    if n == 0:
+        return idx, np.zeros((0, N_FEATURES))
+    r = seed000_features(blocks).tolist()
+    body = blocks[0]
+    total_chars = max(body.sub_chars, 1)
+    max_depth = max(b.depth for b in blocks) or 1
+    title_tokens = set(TOKEN_RE.findall(title.lower())) - STOP_WORDS
+
+    # class/id evidence per block, inherited down the block tree
+    neg_self = [False] * len(blocks)
+    pos_self = [False] * len(blocks)
+    neg_anc = [0] * len(blocks)
+    pos_anc = [0] * len(blocks)
+    comment_anc = [False] * len(blocks)
+    semantic_noise = [False] * len(blocks)
+    in_article = [False] * len(blocks)
+    for b in blocks:
+        ci = _class_id(b)
+        ns, ps, cm = class_evidence(ci) if ci else (False, False, False)
+        neg_self[b.index] = ns
+        pos_self[b.index] = ps
+        tag = b.element.tag
+        if b.parent >= 0:
+            p = b.parent
+            neg_anc[b.index] = neg_anc[p] + neg_self[p]
+            pos_anc[b.index] = pos_anc[p] + pos_self[p]
+            comment_anc[b.index] = comment_anc[p] or cm
+            semantic_noise[b.index] = semantic_noise[p] or tag in ("nav", "footer", "header", "aside")
+            in_article[b.index] = in_article[p] or tag in ("article", "main") or b.element.get("itemprop") == "articleBody"
+        else:
+            comment_anc[b.index] = cm
+            semantic_noise[b.index] = tag in ("nav", "footer", "header", "aside")
+            in_article[b.index] = tag in ("article", "main")
+
+    # longest block and its ancestor chain (for the cluster features)
+    longest = max(idx, key=lambda i: blocks[i].chars - blocks[i].link_chars)
+    longest_chain = {}
+    j, level = longest, 0
+    while j >= 0:
+        longest_chain[j] = level
+        j = blocks[j].parent
+        level += 1
+    longest_chars = max(blocks[longest].chars, 1)
+
+    tag_col = {t: col for col, (_, tags) in enumerate(TAG_GROUPS) for t in tags}
+    n_tag_groups = len(TAG_GROUPS)
+    log_chars = [math.log1p(blocks[i].chars) for i in idx]
+    link_density = [blocks[i].link_chars / (blocks[i].chars + 1) for i in idx]
+    body_link, body_chars = body.sub_link_chars, body.sub_chars
+    longest_parent = blocks[longest].parent
+    n_blocks = len(blocks)
+    title_len = len(title)
+    rows = []
+    chars_before = 0
+    for row, i in enumerate(idx):
+        b = blocks[i]
+        text = b.text
+        lower = text.lower()
+        tokens = TOKEN_RE.findall(lower)
+        n_tokens = len(tokens)
+        if text.isascii():
+            cjk = 0
+            stop = sum(1 for t in tokens if t in STOP_WORDS)
+        else:
+            cjk = len(_CJK_RE.findall(text))
+            stop = sum(1 for t in tokens if t in STOP_WORDS) if cjk < n_tokens else 0
+        chars1 = b.chars + 1
+        overlap = len(title_tokens.intersection(tokens)) / len(title_tokens) if title_tokens else 0.0
+        tags = [0.0] * n_tag_groups
+        col = tag_col.get(b.element.tag)
+        if col is not None:
+            tags[col] = 1.0
+        parent = blocks[b.parent] if b.parent >= 0 else b
+        grand = blocks[parent.parent] if parent.parent >= 0 else parent
+        # levels up from this block to the lowest common ancestor with the longest block
+        j, up = i, 0
+        while j >= 0 and j not in longest_chain:
+            j = blocks[j].parent
+            up += 1
+        rows.append((
+            *r[i],
+            log_chars[row],
+            math.log1p(n_tokens),
+            math.log1p(b.sub_chars),
+            math.log1p(b.sub_chars / b.sub_tags),
+            b.sub_link_chars / (b.sub_chars + 1),
+            math.log1p(max(composite_text_density(
+                b.sub_chars, b.sub_tags, b.sub_link_chars, b.sub_links, body_link, body_chars), 0.0)),
+            len(_PUNCT_RE.findall(text)) / chars1,
+            stop / (n_tokens + 1),
+            cjk / chars1,
+            1.0 if text[-1:] in _SENTENCE_END else 0.0,
+            overlap,
+            1.0 if overlap >= 0.8 and b.chars <= 2 * title_len + 10 else 0.0,
+            *tags,
+            neg_self[i], pos_self[i], min(neg_anc[i], 5), min(pos_anc[i], 5), comment_anc[i],
+            semantic_noise[i], in_article[i],
+            b.depth / max_depth,
+            row / n,
+            chars_before / total_chars,
+            log_chars[row - 1] if row > 0 else 0.0,
+            link_density[row - 1] if row > 0 else 0.0,
+            log_chars[row + 1] if row + 1 < n else 0.0,
+            link_density[row + 1] if row + 1 < n else 0.0,
+            parent.sub_chars / total_chars,
+            grand.sub_chars / total_chars,
+            math.log(chars1 / longest_chars),
+            1.0 if b.parent == longest_parent or i == longest else 0.0,
+            min(up, 10),
+            (i - longest) / n_blocks,
+            min(b.images, 5),
+        ))
+        chars_before += b.chars
+    x = np.array(rows, dtype=np.float64)
+    return idx, x

@@ -1,0 +1,110 @@
+"""HTML source to :class:`~pagesieve.page.model.Page`, parsed by lxml (libxml2's HTML parser).
+
+The tree is made of plain ``lxml.etree`` elements (see :mod:`pagesieve.page.model`)."""
+
+from __future__ import annotations
+
+import re
+from lxml import etree
+
+from pagesieve.errors import InputError
+from pagesieve.page.decode import decode_html
+from pagesieve.page.model import NODE_ID_ATTR, Page
+
+MAX_PAGE_BYTES = 32 * 1024 * 1024
+"""Pages larger than this (32 MiB) are refused with :class:`InputError`.
+
+The largest page in ``../shared/datasets`` is under 4 MB; the browser refuses native messages
+over 64 MiB. A 50 MB "page" is either not a page or would take seconds to parse and classify.
+"""
+
+LIBXML_MAX_DEPTH = 256
+"""libxml2's HTML parser stops nesting at this depth; deeper content is cut (not an error)."""
+
+_TOO_DEEP = etree.XPath("boolean(" + "/".join(["*"] * (LIBXML_MAX_DEPTH - 8)) + ")")
+"""True for a tree nested close to the parser's limit: level by level, so cheap on real pages."""
+
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""C0 controls but tab, LF, CR (and DEL): not allowed in HTML text (HTML Living Standard §13.2.2
+"control characters are parse errors"), and refused by lxml's tree API when text is moved."""
+
+_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, default_doctype=False)
+
+
+def parse_html(source: bytes | str, url: str | None = None) -> Page:
+    """Parse an HTML page into a :class:`Page` whose node ids follow document order.
+
+    Args:
+        source: the page as bytes (charset detected by
+            :func:`~pagesieve.page.decode.decode_html`) or as an already decoded string.
+        url: the page URL, if known.
+
+    Returns:
+        A :class:`Page` with ``source="html"`` and no boxes. Comments and processing
+        instructions are dropped by the parser.
+
+    Raises:
+        InputError: empty, binary or over :data:`MAX_PAGE_BYTES`, or nothing parseable.
+    """
+    size = len(source)
+    if size > MAX_PAGE_BYTES:
+        raise InputError(f"the page is {size / 1e6:.1f} MB; pages over {MAX_PAGE_BYTES // (1024 * 1024)} MiB are refused")
+    if isinstance(source, bytes):
+        text, _codec = decode_html(source)
+    else:
+        text = source
+        if not text.strip():
+            raise InputError("the page is empty")
+        if "\x00" in text[:8192]:
+            raise InputError("the input looks binary (NUL characters), not like an HTML page")
+    # The text is decoded already: hand libxml2 UTF-8 bytes with the encoding fixed, so that
+    # no <?xml encoding?> or <meta charset> inside the page can make it decode them again.
+    if _CONTROL_CHARS.search(text):
+        text = _CONTROL_CHARS.sub("", text)
+    try:
+        root = etree.fromstring(text.encode("utf-8", errors="replace"), _PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise InputError(f"the page could not be parsed as HTML: {exc}") from exc
+    if root is None:
+        raise InputError("the page could not be parsed as HTML")
+    _repair_head(root)
+    page = Page(root=root, url=url, source="html")
+    if _TOO_DEEP(root):
+        page.warnings.append(f"nesting deeper than {LIBXML_MAX_DEPTH} levels was cut by the HTML parser; deeper text is lost")
+    for node_id, element in enumerate(root.iter()):
+        if isinstance(element.tag, str):
+            element.set(NODE_ID_ATTR, str(node_id))
+    title = root.find(".//title")
+    if title is not None and title.text:
+        page.title = " ".join(title.text.split())
+    return page
+
+
+HEAD_TAGS = frozenset({"title", "meta", "link", "script", "style", "base", "noscript", "template", "object"})
+"""Elements that may stand in ``<head>`` (HTML Living Standard §13.2.6.4.4, "in head")."""
+
+
+def _repair_head(root: etree._Element) -> None:
+    """Move body content that libxml2 left inside ``<head>`` into ``<body>``.
+
+    HTML5 parsers close the head at the first element that cannot stand there and move on to the
+    body ("anything else" in the "in head" insertion mode). libxml2 keeps unknown elements
+    (``<sohu_cms_include:...>``, seen in zh_cwced) in the head and nests the whole page in them.
+    """
+    head = root.find("head")
+    if head is None:
+        return
+    stray = None
+    for child in head:
+        if isinstance(child.tag, str) and child.tag not in HEAD_TAGS:
+            stray = child
+            break
+    if stray is None:
+        return
+    body = root.find("body")
+    if body is None:
+        body = etree.SubElement(root, "body")
+    moved = [stray, *stray.itersiblings()]
+    for offset, element in enumerate(moved):
+        body.insert(offset, element)
+

@@ -1,0 +1,90 @@
+"""The page model: one type for a page, whether it came as HTML or as a browser DOM snapshot.
+
+A :class:`Page` wraps an lxml tree of plain ``lxml.etree`` elements (not ``lxml.html``'s
+``HtmlElement``: its per-element Python class lookup tripled the cost of a tree walk). Every element carries the attribute
+``data-ps-id`` (:data:`NODE_ID_ATTR`) holding its node id: document order for pages parsed from
+HTML, the browser's own ids for snapshots (so that a reply can name the nodes to hide).
+Rendered boxes exist only for snapshots; for HTML pages :attr:`Page.boxes` is ``None``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+NODE_ID_ATTR = "data-ps-id"
+"""Attribute holding the node id of each element of a :class:`Page` tree."""
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An element's border box in CSS pixels, in page (document) coordinates.
+
+    ``x``/``y`` are the left/top edges relative to the top-left corner of the document
+    (``getBoundingClientRect()`` plus the scroll offsets), ``width``/``height`` its size.
+    """
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True, slots=True)
+class NodeStyle:
+    """What the browser computed for an element and HTML alone cannot tell.
+
+    ``visible`` is ``Element.checkVisibility()``; ``font_size`` is in CSS px; ``font_weight``
+    is the numeric CSS weight (400 normal, 700 bold). ``None`` where the snapshot omits it.
+    """
+
+    visible: bool = True
+    font_size: float | None = None
+    font_weight: int | None = None
+
+
+@dataclass(slots=True)
+class Page:
+    """A web page as the rest of the pipeline sees it.
+
+    Attributes:
+        root: the ``<html>`` element of an lxml tree; every element has ``data-ps-id``.
+        url: the page URL, or ``None`` when unknown (used to resolve relative links).
+        source: ``"html"`` or ``"snapshot"``: where the tree came from.
+        boxes: node id -> :class:`Box` for snapshots; ``None`` for HTML pages.
+        styles: node id -> :class:`NodeStyle` for snapshots; ``None`` for HTML pages.
+        viewport: ``(width, height)`` of the browser viewport in CSS px, snapshots only.
+        document_size: ``(width, height)`` of the whole document in CSS px, snapshots only.
+        title: the document title as the browser reports it (``document.title``), or ``""``.
+        warnings: what was odd about the input and was worked around (e.g. nesting cut at
+            the parser's depth limit); shown in JSON output, never fatal.
+    """
+
+    root: etree._Element
+    url: str | None = None
+    source: str = "html"
+    boxes: dict[int, Box] | None = None
+    styles: dict[int, NodeStyle] | None = None
+    viewport: tuple[float, float] | None = None
+    document_size: tuple[float, float] | None = None
+    title: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def body(self) -> etree._Element:
+        """The ``<body>`` element (created empty if the document has none)."""
+        body = self.root.find("body")
+        if body is None:
+            body = etree.SubElement(self.root, "body")
+        return body
+
+    @staticmethod
+    def node_id(element: etree._Element) -> int:
+        """The node id of ``element`` (``int``), or ``-1`` for an element added after load."""
+        value = element.get(NODE_ID_ATTR)
+        return int(value) if value is not None else -1
+
+    def element_by_id(self) -> dict[int, etree._Element]:
+        """Map of node id -> element for every element still in the tree (O(n))."""
+        return {int(v): el for el in self.root.iter() if isinstance(el.tag, str) and (v := el.get(NODE_ID_ATTR)) is not None}

@@ -1,0 +1,736 @@
+"""Browser DOM snapshot (JSON) to :class:`~pagesieve.page.model.Page`, and back.
+
+The extension's content script serialises the live DOM into the JSON described in
+``docs/snapshot.md`` (format version :data:`SNAPSHOT_VERSION`) and sends it to this host over
+native messaging. :func:`parse_snapshot` validates it completely and builds the same lxml HTML
+tree type that :func:`~pagesieve.page.html.parse_html` builds, plus the rendered boxes and
+computed styles that only a browser knows. :func:`page_to_snapshot` is the reverse, for tests
+and for tools that have HTML but want to exercise the snapshot route.
+
+Any malformed input raises :class:`SnapshotError` (an :class:`~pagesieve.errors.InputError`,
+exit code 3) naming the node index and the field that broke the schema; no other exception
+type escapes :func:`parse_snapshot`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any
+
+import lxml.etree
+import lxml.html
+
+from pagesieve.errors import InputError
+from pagesieve.page.html import LIBXML_MAX_DEPTH
+from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle, Page
+from pagesieve.page.preprocess import is_hidden
+
+SNAPSHOT_VERSION = 1
+"""The snapshot format version this module writes."""
+
+SUPPORTED_VERSIONS = frozenset({1})
+"""Snapshot format versions :func:`parse_snapshot` reads; any other is a :class:`SnapshotError`."""
+
+MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
+"""Snapshots given as ``str``/``bytes`` larger than this (64 MiB, the browser's own limit for a
+message to a native host) are refused."""
+
+MAX_NODES = 2_000_000
+"""Snapshots with more nodes than this are refused (a 5,000-element page is typical)."""
+
+MAX_DEPTH = LIBXML_MAX_DEPTH
+"""Deepest element nesting kept (``<html>`` is depth 1), the same limit as the HTML route.
+
+Elements nested deeper are not dropped: they are *flattened*, attached in document order to
+their ancestor at depth ``MAX_DEPTH - 1``, so that all their text is kept in reading order and
+the tree never gets deeper than ``MAX_DEPTH``. A warning in :attr:`Page.warnings` says so.
+"""
+
+MAX_ID = 2**53 - 1
+"""Largest node id (JavaScript's ``Number.MAX_SAFE_INTEGER``); ids are integers ``>= 0``."""
+
+MAX_COORD = 1e9
+"""Largest absolute value of a box coordinate or size, in CSS px (browsers clamp far below)."""
+
+KEPT_ATTRIBUTES: tuple[str, ...] = (
+    "id", "class", "href", "src", "srcset", "data-src", "data-srcset", "data-original",
+    "data-lazy-src", "alt", "title", "lang", "dir", "role", "itemprop", "itemtype", "rel",
+    "datetime", "property", "name", "content", "aria-hidden", "aria-label", "hidden", "type",
+    "colspan", "rowspan", "start", "cite",
+)  # fmt: skip
+"""The attributes the sender copies from each element (all others are left out of the payload)."""
+
+CONTENTLESS_TAGS = frozenset({"script", "style", "noscript", "template"})
+"""Elements sent without their contents (children and text); the element itself is kept."""
+
+PLACEHOLDER_TAG = "ps-unknown"
+"""Tag the sender uses for an element whose name does not match :data:`TAG_RE` (only broken
+markup makes such names, e.g. ``<align="center">``, which browsers keep as an unknown element)."""
+
+_NAME_CHARS = (
+    "a-z0-9._:\\-\u00b7\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u037d\u037f-\u1fff\u200c\u200d"
+    "\u203f\u2040\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
+TAG_RE = re.compile(f"[a-z][{_NAME_CHARS}]*")
+"""What a ``t`` (tag) must match in full: a lowercase ASCII letter, then lowercase letters,
+digits, ``-``, ``.``, ``_``, ``:`` and the non-ASCII characters custom element names allow.
+This covers HTML and SVG/MathML names (lowercased), custom elements (``my-widget``) and the
+prefixed or underscored names real pages carry (``o:p``, ``fb:like``, ``nyt_headline``)."""
+
+ATTR_NAME_RE = re.compile("[^\\s\"'<>/={}\x00-\x1f\x7f-\x9f]+")
+"""What an attribute name must match in full: no whitespace, quotes, ``< > / = { }`` or controls."""
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters an lxml tree cannot hold, although a DOM can (see :func:`xml_safe_text`)."""
+
+_TOP_KEYS = {
+    "version": "format version",
+    "url": "page URL",
+    "title": "document.title",
+    "viewport": "viewport size",
+    "document": "document size",
+    "dpr": "device pixel ratio",
+    "nodes": "node list",
+}
+_NODE_KEYS = {
+    "i": "node id",
+    "p": "parent id",
+    "t": "tag",
+    "a": "attributes",
+    "b": "box",
+    "v": "visible",
+    "fs": "font size",
+    "fw": "font weight",
+    "x": "text",
+}
+
+# Elements get their Python class through C-level lookups, the same classes as lxml.html's own
+# parser gives (HtmlElement, FormElement, InputElement ...): lxml.html.html_parser's lookup is a
+# Python callback run for every element proxy created, about 30 % slower to build a tree with.
+_LOOKUP = lxml.etree.ElementNamespaceClassLookup(
+    lxml.etree.ElementDefaultClassLookup(
+        element=lxml.html.HtmlElement,
+        comment=lxml.html.HtmlComment,
+        pi=lxml.html.HtmlProcessingInstruction,
+        entity=lxml.html.HtmlEntity,
+    )
+)
+for _tag, _cls in (
+    ("form", lxml.html.FormElement),
+    ("input", lxml.html.InputElement),
+    ("select", lxml.html.SelectElement),
+    ("textarea", lxml.html.TextareaElement),
+    ("label", lxml.html.LabelElement),
+):
+    _LOOKUP.get_namespace(None)[_tag] = _cls
+_HTML_PARSER = lxml.etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True)
+_HTML_PARSER.set_element_class_lookup(_LOOKUP)
+
+_KNOWN_TAGS = frozenset(
+    """html head body title meta link base style script noscript template div span p a b i u s
+    em strong small big sub sup br hr img picture source figure figcaption ul ol li dl dt dd
+    table thead tbody tfoot tr td th caption colgroup col form input button select option
+    optgroup textarea label fieldset legend h1 h2 h3 h4 h5 h6 header footer nav main article
+    section aside address blockquote q cite code pre kbd samp var abbr time mark del ins iframe
+    svg path g use video audio canvas embed object param center font nobr wbr""".split()
+)
+
+
+# Box is a frozen dataclass: its __init__ sets each field through object.__setattr__, which
+# is half of the cost of a box. When Box is the plain four-field class, the loop fills the
+# slots directly (the same object; tests check it equals Box(x, y, width, height)).
+_FAST_BOX = (
+    tuple(field.name for field in dataclasses.fields(Box)) == ("x", "y", "width", "height")
+    and getattr(Box, "__slots__", None) == ("x", "y", "width", "height")
+    and not hasattr(Box, "__post_init__")
+)
+_BOX_SETTERS = (
+    tuple(getattr(Box, name).__set__ for name in ("x", "y", "width", "height"))
+    if _FAST_BOX
+    else (None, None, None, None)
+)
+
+
+class SnapshotError(InputError):
+    """The DOM snapshot does not follow ``docs/snapshot.md``.
+
+    Attributes:
+        index: the index in ``nodes`` of the node that broke the schema, or ``None`` for the
+            snapshot's top-level fields.
+        field: the key that broke it (``"p"``, ``"viewport"`` ...), or ``None``.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, field: str | None = None) -> None:
+        self.index = index
+        self.field = field
+        where = "snapshot" if index is None else f"snapshot node {index} (nodes[{index}])"
+        if field is not None:
+            meaning = (_NODE_KEYS if index is not None else _TOP_KEYS).get(field)
+            where += f", field {field!r}" + (f" ({meaning})" if meaning else "")
+        super().__init__(f"invalid {where}: {message}")
+
+
+def _show(value: Any) -> str:
+    """A short repr of ``value`` for error messages."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _type_name(value: Any) -> str:
+    """The JSON type name of ``value`` (what the sender would recognise)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _load(data: Any) -> dict:
+    """``data`` as the decoded top-level JSON object."""
+    if isinstance(data, (bytes, bytearray, memoryview, str)):
+        size = len(data) if not isinstance(data, memoryview) else data.nbytes
+        if size > MAX_SNAPSHOT_BYTES:
+            raise SnapshotError(f"it is {size / 1e6:.1f} MB; snapshots over {MAX_SNAPSHOT_BYTES // (1024 * 1024)} MiB are refused")
+        if isinstance(data, (bytearray, memoryview)):
+            data = bytes(data)
+        try:
+            data = json.loads(data, parse_constant=_reject_constant)
+        except RecursionError:
+            raise SnapshotError("the JSON is nested too deeply") from None
+        except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError
+            raise SnapshotError(f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise SnapshotError(f"expected a JSON object at the top level, got {_type_name(data)}")
+    return data
+
+
+def _is_number(value: Any) -> bool:
+    """True for a finite JSON number (``bool`` excluded) within :data:`MAX_COORD`."""
+    return type(value) in (int, float) and -MAX_COORD <= value <= MAX_COORD
+
+
+def _size(doc: dict, key: str) -> tuple[float, float] | None:
+    """The optional ``{"width": w, "height": h}`` field ``key`` as a tuple."""
+    value = doc.get(key)
+    if value is None:
+        return None
+    if type(value) is not dict:
+        raise SnapshotError(f"expected an object {{\"width\": number, \"height\": number}}, got {_type_name(value)}", field=key)
+    out = []
+    for name in ("width", "height"):
+        number = value.get(name)
+        if not _is_number(number) or number < 0:
+            raise SnapshotError(f"{name!r} must be a finite number >= 0 (CSS px), got {_show(number)}", field=key)
+        out.append(number)
+    return (out[0], out[1])
+
+
+def _check_header(doc: dict) -> tuple[str | None, str | None, tuple | None, tuple | None, list]:
+    """Validate the top-level fields; return url, title, viewport, document size and nodes."""
+    if "version" not in doc:
+        raise SnapshotError("missing; this host reads snapshot version 1", field="version")
+    version = doc["version"]
+    if type(version) is not int:
+        raise SnapshotError(f"expected an integer, got {_type_name(version)} {_show(version)}", field="version")
+    if version not in SUPPORTED_VERSIONS:
+        supported = ", ".join(map(str, sorted(SUPPORTED_VERSIONS)))
+        raise SnapshotError(
+            f"unsupported snapshot version {version}; this host reads version {supported} "
+            "(update pagesieve or the extension so that both match)",
+            field="version",
+        )
+    url = doc.get("url")
+    if url is not None and type(url) is not str:
+        raise SnapshotError(f"expected a string or null, got {_type_name(url)}", field="url")
+    title = doc.get("title")
+    if title is not None and type(title) is not str:
+        raise SnapshotError(f"expected a string, got {_type_name(title)}", field="title")
+    viewport = _size(doc, "viewport")
+    document = _size(doc, "document")
+    dpr = doc.get("dpr")
+    if dpr is not None and (not _is_number(dpr) or dpr <= 0):
+        raise SnapshotError(f"expected a finite number > 0, got {_show(dpr)}", field="dpr")
+    if "nodes" not in doc:
+        raise SnapshotError("missing", field="nodes")
+    nodes = doc["nodes"]
+    if type(nodes) is not list:
+        raise SnapshotError(f"expected an array of nodes, got {_type_name(nodes)}", field="nodes")
+    if not nodes:
+        raise SnapshotError("empty: the root <html> element is required", field="nodes")
+    if len(nodes) > MAX_NODES:
+        raise SnapshotError(f"{len(nodes):,} nodes; snapshots over {MAX_NODES:,} nodes are refused", field="nodes")
+    return url, title, viewport, document, nodes
+
+
+def _diagnose(index: int, node: Any, elements: set[int], stack: list[int]) -> SnapshotError:
+    """The precise error for ``nodes[index]``, which the fast path found invalid.
+
+    ``elements`` holds the element ids seen before this node, ``stack`` the ids of the open
+    elements (the ancestors this node may have; empty if its parent's subtree had ended).
+    """
+
+    def err(field: str | None, message: str) -> SnapshotError:
+        return SnapshotError(message, index=index, field=field)
+
+    if type(node) is not dict:
+        return err(None, f"expected an object (element or text node), got {_type_name(node)}")
+    is_element = node.get("t") is not None  # null means absent, as for every optional key
+    if is_element and node.get("x") is not None:
+        return err(None, "has both 't' (element tag) and 'x' (text): a node is one or the other")
+    if not is_element and node.get("x") is None:
+        return err(None, "has neither 't' (element tag) nor 'x' (text)")
+    if is_element:
+        if "i" not in node:
+            return err("i", "missing: every element needs its integer id")
+        nid = node["i"]
+        if type(nid) is not int or not 0 <= nid <= MAX_ID:
+            return err("i", f"expected an integer from 0 to 2**53-1, got {_type_name(nid)} {_show(nid)}")
+        if nid in elements:
+            return err("i", f"duplicate id {nid}: ids must be unique")
+        tag = node["t"]
+        if type(tag) is not str:
+            return err("t", f"expected a string, got {_type_name(tag)}")
+        if not TAG_RE.fullmatch(tag):
+            return err("t", f"{_show(tag)} is not a valid lowercase tag name (see TAG_RE in docs/snapshot.md)")
+        if index == 0 and tag != "html":
+            return err("t", f"the first node must be the <html> element, got <{tag}>")
+    else:
+        text = node["x"]
+        if type(text) is not str:
+            return err("x", f"expected a string, got {_type_name(text)}")
+    if "p" not in node:
+        return err("p", "missing (null for the root <html>, else the id of an earlier element)")
+    parent = node["p"]
+    if index == 0:
+        if not is_element:
+            return err(None, "the first node must be the <html> element, got a text node")
+        if parent is not None:
+            return err("p", f"the first node is the root and must have parent null, got {_show(parent)}")
+    elif parent is None:
+        return err("p", "null: only the first node (the root <html>) has no parent")
+    elif type(parent) is not int:
+        return err("p", f"expected an integer element id, got {_type_name(parent)} {_show(parent)}")
+    elif parent not in elements:
+        if is_element and parent == node.get("i"):
+            return err("p", f"the element is its own parent ({parent})")
+        return err("p", f"{parent} is not the id of an earlier element node (parents come before children)")
+    elif parent not in stack:
+        return err(
+            "p",
+            f"element {parent} was already closed: its subtree ended before this node, so the "
+            "nodes are not in document order",
+        )
+    if is_element:
+        attrs = node.get("a")
+        if attrs is not None:
+            if type(attrs) is not dict:
+                return err("a", f"expected an object of string -> string, got {_type_name(attrs)}")
+            for name, value in attrs.items():
+                if type(name) is not str or not ATTR_NAME_RE.fullmatch(name):
+                    return err("a", f"invalid attribute name {_show(name)}")
+                if type(value) is not str:
+                    return err("a", f"attribute {name!r}: expected a string value, got {_type_name(value)}")
+        box = node.get("b")
+        if box is not None:
+            if type(box) is not list or len(box) != 4:
+                return err("b", f"expected [x, y, width, height], got {_show(box)}")
+            for position, (name, value) in enumerate(zip(("x", "y", "width", "height"), box)):
+                if not _is_number(value):
+                    return err("b", f"{name} must be a finite number (CSS px), got {_type_name(value)} {_show(value)}")
+                if position >= 2 and value < 0:
+                    return err("b", f"{name} must be >= 0, got {_show(value)}")
+        visible = node.get("v")
+        if visible is not None and type(visible) is not bool:
+            return err("v", f"expected true or false, got {_type_name(visible)} {_show(visible)}")
+        font_size = node.get("fs")
+        if font_size is not None and (not _is_number(font_size) or font_size < 0):
+            return err("fs", f"expected a finite number >= 0 (CSS px), got {_show(font_size)}")
+        font_weight = node.get("fw")
+        if font_weight is not None and (not _is_number(font_weight) or not 1 <= font_weight <= 1000):
+            return err("fw", f"expected a number from 1 to 1000, got {_show(font_weight)}")
+    return err(None, "could not be added to the tree")
+
+
+def _replacement(match: re.Match) -> str:
+    return " " if match.group() == "\x0c" else "\ufffd"
+
+
+def xml_safe_text(text: str) -> str:
+    """``text`` with the characters an lxml tree cannot hold replaced.
+
+    A DOM can hold C0 control characters, lone surrogates and U+FFFE/U+FFFF; lxml refuses
+    them. Form feed (HTML whitespace) becomes a space, the others U+FFFD.
+    """
+    return _XML_INVALID.sub(_replacement, text)
+
+
+def _write_text(anchor: Any, into: bool, pending: str | list[str]) -> int:
+    """Add ``pending`` to ``anchor.text`` (``into``) or ``anchor.tail``; 1 if it was cleaned."""
+    text = pending if type(pending) is str else "".join(pending)
+    cleaned = 0
+    old = anchor.text if into else anchor.tail
+    if old is not None:
+        text = old + text
+    try:
+        if into:
+            anchor.text = text
+        else:
+            anchor.tail = text
+    except ValueError:
+        text = xml_safe_text(text)
+        cleaned = 1
+        if into:
+            anchor.text = text
+        else:
+            anchor.tail = text
+    return cleaned
+
+
+def parse_snapshot(data: dict | str | bytes) -> Page:
+    """Validate a DOM snapshot (``docs/snapshot.md``) and build its :class:`Page`.
+
+    Args:
+        data: the snapshot as the decoded JSON object, or as JSON text (``str``/``bytes``).
+
+    Returns:
+        A :class:`Page` with ``source="snapshot"``: the element tree with each element's
+        ``data-ps-id`` set to its snapshot id, ``boxes`` for the elements that have one,
+        ``styles`` for every element, and the viewport, document size, title and URL.
+
+    Raises:
+        SnapshotError: anything that does not follow the schema (wrong types, missing fields,
+            unknown or closed parent, duplicate ids, unsupported version, invalid JSON ...).
+    """
+    doc = _load(data)
+    url, title, viewport, document, nodes = _check_header(doc)
+
+    root_node = nodes[0]
+    seen: set[int] = set()  # ids of the element nodes so far
+    stack: list[int] = []  # ids of the open elements: the ancestors the next node may have
+    if (
+        type(root_node) is not dict
+        or root_node.get("t") != "html"
+        or root_node.get("x") is not None
+        or "p" not in root_node
+        or root_node["p"] is not None
+        or type(root_node.get("i")) is not int
+        or not 0 <= root_node["i"] <= MAX_ID
+    ):
+        raise _diagnose(0, root_node, seen, stack)
+
+    # Everything the loop uses is a local: this loop is the whole cost of a snapshot.
+    sub_element = lxml.etree.SubElement
+    known_tags = set(_KNOWN_TAGS)
+    known_attrs = set(KEPT_ATTRIBUTES)
+    tag_ok = TAG_RE.fullmatch
+    attr_ok = ATTR_NAME_RE.fullmatch
+    box_cls = Box
+    fast_box = _FAST_BOX
+    new_object = object.__new__
+    set_x, set_y, set_width, set_height = _BOX_SETTERS
+    style_cls = NodeStyle
+    number = (int, float)
+    lim = MAX_COORD
+    max_id = MAX_ID
+    id_attr = NODE_ID_ATTR
+    max_depth = MAX_DEPTH
+    flat_level = MAX_DEPTH - 1  # stack length at which new elements get flattened
+    flat_index = MAX_DEPTH - 2  # stack index of the ancestor that receives them
+    default_style = NodeStyle()
+    style_cache: dict[tuple, NodeStyle] = {}
+    boxes: dict[int, Box] = {}
+    styles: dict[int, NodeStyle] = {}
+    element_stack: list[Any] = []  # the elements of ``stack``
+    last_child: dict[int, Any] = {}  # id of an element -> its last element child in the tree
+    flattened = 0
+    cleaned = 0
+    top = -1  # stack[-1]
+    top_element: Any = None  # element_stack[-1]
+    pop = stack.pop
+    pop_element = element_stack.pop
+    pending_anchor: Any = None  # text not yet written: its element, text (True) or tail
+    pending_into = False
+    pending: str | list[str] = ""
+
+    index = 0
+    node: Any = root_node
+    try:
+        for index, node in enumerate(nodes):
+            if type(node) is not dict:
+                raise _diagnose(index, node, seen, stack)
+            parent = node.get("p")
+            if parent != top or type(parent) is not int:
+                if index == 0:
+                    pass  # the root, checked above
+                elif type(parent) is not int or parent not in seen:
+                    raise _diagnose(index, node, seen, stack)
+                else:
+                    # Close the elements whose subtree ended, up to the parent.
+                    while stack and stack[-1] != parent:
+                        pop()
+                        pop_element()
+                    if not stack:  # the parent's subtree had ended already
+                        raise _diagnose(index, node, seen, stack)
+                    top = parent
+                    top_element = element_stack[-1]
+            tag = node.get("t")
+            if tag is not None:
+                # ---- element node
+                nid = node.get("i")
+                if type(nid) is not int or not 0 <= nid <= max_id or nid in seen or node.get("x") is not None:
+                    raise _diagnose(index, node, seen, stack)
+                if tag not in known_tags:
+                    if type(tag) is not str or not tag_ok(tag):
+                        raise _diagnose(index, node, seen, stack)
+                    known_tags.add(tag)
+                depth = len(stack)  # of the parent
+                if depth < flat_level:
+                    if index:
+                        element = sub_element(top_element, tag)
+                        last_child[top] = element
+                    else:
+                        element = _HTML_PARSER.makeelement(tag)
+                else:
+                    element = sub_element(element_stack[flat_index], tag)
+                    last_child[stack[flat_index]] = element
+                    if depth > flat_level:
+                        flattened += 1
+                attrs = node.get("a")
+                if attrs:
+                    if type(attrs) is not dict:
+                        raise _diagnose(index, node, seen, stack)
+                    try:
+                        for name, value in attrs.items():
+                            if name not in known_attrs:
+                                if type(name) is not str or not attr_ok(name):
+                                    raise _diagnose(index, node, seen, stack)
+                                known_attrs.add(name)
+                            if type(value) is not str:
+                                raise _diagnose(index, node, seen, stack)
+                            element.set(name, value)
+                    except ValueError:  # characters lxml cannot store (validated above)
+                        for name, value in attrs.items():
+                            if type(name) is not str or not attr_ok(name) or type(value) is not str:
+                                raise _diagnose(index, node, seen, stack) from None
+                            clean = xml_safe_text(value)
+                            cleaned += clean != value
+                            element.set(name, clean)
+                elif attrs is not None and type(attrs) is not dict:
+                    raise _diagnose(index, node, seen, stack)
+                element.set(id_attr, str(nid))
+                box = node.get("b")
+                if box is not None:
+                    if type(box) is not list or len(box) != 4:
+                        raise _diagnose(index, node, seen, stack)
+                    x, y, width, height = box
+                    if not (
+                        type(x) in number
+                        and type(y) in number
+                        and type(width) in number
+                        and type(height) in number
+                        and -lim <= x <= lim
+                        and -lim <= y <= lim
+                        and 0 <= width <= lim
+                        and 0 <= height <= lim
+                    ):
+                        raise _diagnose(index, node, seen, stack)
+                    if fast_box:
+                        boxes[nid] = made = new_object(box_cls)
+                        set_x(made, x)
+                        set_y(made, y)
+                        set_width(made, width)
+                        set_height(made, height)
+                    else:
+                        boxes[nid] = box_cls(x, y, width, height)
+                visible = node.get("v")
+                font_size = node.get("fs")
+                font_weight = node.get("fw")
+                if font_size is None and font_weight is None and (visible is None or visible is True):
+                    styles[nid] = default_style
+                else:
+                    if visible is None:
+                        visible = True
+                    if (
+                        (visible is not True and visible is not False)
+                        or (font_size is not None and (type(font_size) not in number or not 0 <= font_size <= lim))
+                        or (font_weight is not None and (type(font_weight) not in number or not 1 <= font_weight <= 1000))
+                    ):
+                        raise _diagnose(index, node, seen, stack)
+                    key = (visible, font_size, font_weight)
+                    style = style_cache.get(key)
+                    if style is None:
+                        style = style_cls(visible, font_size, None if font_weight is None else int(round(font_weight)))
+                        style_cache[key] = style
+                    styles[nid] = style
+                seen.add(nid)
+                stack.append(nid)
+                element_stack.append(element)
+                top = nid
+                top_element = element
+            else:
+                # ---- text node: after the parent's last child, or into the parent
+                text = node.get("x")
+                if type(text) is not str or index == 0:
+                    raise _diagnose(index, node, seen, stack)
+                if not text:
+                    continue
+                if len(stack) < max_depth:
+                    anchor = last_child.get(parent)
+                    if anchor is None:
+                        anchor = top_element
+                        into = True
+                    else:
+                        into = False
+                else:
+                    # The parent's children were flattened into the receiving ancestor: the text
+                    # goes after the last of them (or into the parent if nothing follows it yet).
+                    anchor = last_child[stack[flat_index]]
+                    into = anchor is top_element
+                # Adjacent text nodes for one slot (an element's text or tail) are joined once:
+                # appending to an lxml string one node at a time is quadratic.
+                if anchor is pending_anchor and into is pending_into:
+                    if type(pending) is str:
+                        pending = [pending, text]
+                    else:
+                        pending.append(text)
+                else:
+                    if pending_anchor is not None:
+                        cleaned += _write_text(pending_anchor, pending_into, pending)
+                    pending_anchor = anchor
+                    pending_into = into
+                    pending = text
+        if pending_anchor is not None:
+            cleaned += _write_text(pending_anchor, pending_into, pending)
+    except SnapshotError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+        error = _diagnose(index, node, seen, stack)
+        if error.field is None:
+            error = SnapshotError(f"could not be added to the tree ({type(exc).__name__}: {exc})", index=index)
+        raise error from exc
+
+    root = element_stack[0]
+    page = Page(
+        root=root,
+        url=url,
+        source="snapshot",
+        boxes=boxes,
+        styles=styles,
+        viewport=viewport,
+        document_size=document,
+    )
+    if title is None:
+        title_el = root.find(".//title")
+        title = title_el.text if title_el is not None and title_el.text else ""
+    page.title = " ".join(title.split())
+    if flattened:
+        page.warnings.append(
+            f"element nesting deeper than {MAX_DEPTH} levels was flattened: {flattened} elements "
+            f"were attached to their ancestor at depth {MAX_DEPTH - 1} (text order is kept)"
+        )
+    if cleaned:
+        page.warnings.append(
+            f"{cleaned} texts or attribute values held characters an XML tree cannot store "
+            "(control characters, lone surrogates); they were replaced (see xml_safe_text)"
+        )
+    return page
+
+
+def _snapshot_tag(tag: str) -> str:
+    """The ``t`` the sender writes for an element named ``tag``."""
+    tag = tag.lower()
+    return tag if TAG_RE.fullmatch(tag) else PLACEHOLDER_TAG
+
+
+def page_to_snapshot(page: Page) -> dict:
+    """The snapshot a browser would send for ``page`` (format version :data:`SNAPSHOT_VERSION`).
+
+    Meant for pages parsed from HTML: their elements get no box, and are visible unless their
+    inline style or ``hidden`` attribute hides them (all a browser-less reader can tell). Boxes and
+    styles are written when ``page`` has them, so a snapshot page round-trips too. As the
+    sender does, only :data:`KEPT_ATTRIBUTES` are kept, the contents of
+    :data:`CONTENTLESS_TAGS` are left out, comments and processing instructions are skipped
+    (their tails are kept), tags that do not match :data:`TAG_RE` become
+    :data:`PLACEHOLDER_TAG`, and text is kept verbatim (not whitespace-collapsed). Elements
+    without a usable ``data-ps-id`` get fresh ids above the largest one in the tree.
+
+    ``page.root`` should be the ``<html>`` element (as :func:`parse_html` makes it):
+    :func:`parse_snapshot` refuses a snapshot whose first node is anything else.
+    """
+    root = page.root
+    kept = frozenset(KEPT_ATTRIBUTES)
+    boxes = page.boxes or {}
+    styles = page.styles or {}
+    used: set[int] = set()
+    for element in root.iter(lxml.etree.Element):
+        value = element.get(NODE_ID_ATTR)
+        if value is not None and value.isascii() and value.isdigit() and int(value) <= MAX_ID:
+            used.add(int(value))
+    next_id = max(used, default=-1) + 1
+    used.clear()
+    ids: dict[Any, int] = {}
+    nodes: list[dict] = []
+    append = nodes.append
+    walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    for event, element in walker:
+        if event == "comment" or event == "pi":
+            # Skipped, but the text after it is kept.
+            if element.tail and element.getparent() is not None:
+                append({"p": ids[element.getparent()], "x": element.tail})
+            continue
+        if event == "start":
+            value = element.get(NODE_ID_ATTR)
+            if value is not None and value.isascii() and value.isdigit() and int(value) not in used and int(value) <= MAX_ID:
+                nid = int(value)
+            else:
+                nid = next_id
+                next_id += 1
+            used.add(nid)
+            ids[element] = nid
+            parent = element.getparent()
+            tag = _snapshot_tag(element.tag)
+            node: dict[str, Any] = {"i": nid, "p": None if parent is None else ids[parent], "t": tag}
+            attrs = {name: value for name, value in element.attrib.items() if name in kept}
+            if attrs:
+                node["a"] = attrs
+            box = boxes.get(nid)
+            if box is not None:
+                node["b"] = [box.x, box.y, box.width, box.height]
+            style = styles.get(nid)
+            if style is None and page.source == "html" and is_hidden(element):
+                node["v"] = False  # what checkVisibility() says of display:none / [hidden]
+            if style is not None:
+                if not style.visible:
+                    node["v"] = False
+                if style.font_size is not None:
+                    node["fs"] = style.font_size
+                if style.font_weight is not None:
+                    node["fw"] = style.font_weight
+            append(node)
+            if tag in CONTENTLESS_TAGS:
+                walker.skip_subtree()
+            elif element.text:
+                append({"p": nid, "x": element.text})
+        elif element.tail and element is not root:
+            append({"p": ids[element.getparent()], "x": element.tail})
+    snapshot: dict[str, Any] = {"version": SNAPSHOT_VERSION, "url": page.url, "title": page.title}
+    if page.viewport is not None:
+        snapshot["viewport"] = {"width": page.viewport[0], "height": page.viewport[1]}
+    if page.document_size is not None:
+        snapshot["document"] = {"width": page.document_size[0], "height": page.document_size[1]}
+    snapshot["nodes"] = nodes
+    return snapshot

@@ -1,0 +1,387 @@
+"""``pagesieve train``: build the block classifier from ``../shared/datasets``, reproducibly.
+
+Steps:
+
+1. **Split** (:func:`make_split`): for each training dataset, its *sites* are shuffled with a
+   fixed seed and half of them go to ``train``; every page of a site lands on one side, so no
+   site is both trained on and evaluated on. Datasets kept whole for evaluation (big9,
+   zh_cwced, readability) are listed with every page in ``test``. Written to
+   ``models/split.json``; ``pagesieve eval`` evaluates only the ``test`` pages.
+2. **Labels** (:mod:`pagesieve.training.labels`): l3s_gn1 from its block labels, the others by
+   aligning the truth text to the blocks.
+3. **Sample**: noise blocks are down-sampled to the number of content blocks (seed 000 §6 (2)),
+   then at most ``--max-samples`` rows are drawn, stratified, with the same seed.
+4. **Fit stage 1**: ``Pipeline(StandardScaler, SVC(kernel="rbf", class_weight="balanced"))``; C
+   and gamma by grid search with 10-fold cross-validation grouped by site (seed 000 §6 (4)); the
+   best pair is refitted on the whole sample.
+5. **Fit stage 2** (:mod:`pagesieve.context`): the training sites are cut in two halves; an SVM
+   with the chosen C and gamma is fitted on each half and gives the decisions of the other
+   half's pages (cross-fitting, so stage 2 learns from decisions on unseen pages, as at run
+   time). A ``HistGradientBoostingClassifier`` is fitted on the context features of every
+   labelled block, each weighted by the square root of its length (page F1 counts tokens, not
+   blocks). Its 2-fold grouped CV score is recorded.
+6. **Store**: ``models/blocks.skops`` (skops, no pickle) and ``models/training.json`` (data, split
+   counts, CV scores, library versions), which ``models/README.md`` reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pagesieve.errors import DatasetError
+from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
+from pagesieve.context import tree_arrays
+from pagesieve.features import FEATURE_NAMES
+from pagesieve.training.labels import IGNORE, l3s_reference, label_blocks, truth_reference
+
+TRAIN_DATASETS = ("l3s_gn1", "dragnet", "cleaneval", "wcxb_dev", "daniel")
+"""Datasets half of whose sites are trained on."""
+
+EVAL_ONLY_DATASETS = ("big9", "zh_cwced", "readability")
+"""Datasets never trained on (big9 is kept whole for the per-site template experiments)."""
+
+SEED = 20261121
+TRAIN_SHARE = 0.5
+REPO_ROOT = Path(__file__).resolve().parents[3]
+MODELS_DIR = REPO_ROOT / "models"
+
+
+def site_key(record) -> str:
+    """Grouping key of a page: its site, or its own id when the site is unknown."""
+    return record.site or f"page:{record.id}"
+
+
+def make_split(datasets_dir: Path, seed: int = SEED) -> dict:
+    """The site-grouped train/test split of every dataset under ``datasets_dir``.
+
+    Returns:
+        ``{"version": 1, "seed": seed, "datasets": {name: {"train": [ids], "test": [ids]}}}``.
+    """
+    out: dict = {"version": 1, "seed": seed, "train_share": TRAIN_SHARE, "datasets": {}}
+    for name in TRAIN_DATASETS + EVAL_ONLY_DATASETS:
+        path = datasets_dir / name
+        if not path.is_dir():
+            continue
+        dataset = load_dataset(path)
+        if name in EVAL_ONLY_DATASETS:
+            out["datasets"][name] = {"train": [], "test": list(dataset.ids)}
+            continue
+        sites = sorted({site_key(r) for r in dataset})
+        # Order sites by a keyed hash, not by Python's salted hash(): same split everywhere.
+        sites.sort(key=lambda s: hashlib.sha256(f"{seed}:{s}".encode()).hexdigest())
+        train_sites = set(sites[: round(len(sites) * TRAIN_SHARE)])
+        train = [r.id for r in dataset if site_key(r) in train_sites]
+        test = [r.id for r in dataset if site_key(r) not in train_sites]
+        out["datasets"][name] = {"train": train, "test": test}
+    return out
+
+
+@dataclass(slots=True)
+class PageData:
+    """One training page: its analysis (blocks, candidates, features), labels and truth text."""
+
+    dataset: str
+    page_id: str
+    group: str
+    analysis: object
+    y: np.ndarray
+    truth: str
+
+
+def page_rows(dataset: Dataset, page_id: str):
+    """Analysis and labels of the candidate blocks of one page.
+
+    Returns:
+        ``(analysis, y, truth)`` with ``y`` in {1, 0, IGNORE} per candidate block.
+    """
+    from pagesieve.extract import analyse
+    from pagesieve.page.html import parse_html
+
+    record = dataset.record(page_id)
+    page = parse_html(read_page(dataset, page_id), url=record.url)
+    analysis = analyse(page)
+    truth = read_truth(dataset, page_id)
+    if dataset.name == "l3s_gn1":
+        ref_tokens, ref_content = l3s_reference(dataset.path / "labels" / f"{page_id}.json")
+    else:
+        ref_tokens, ref_content = truth_reference(truth)
+    y = label_blocks(analysis.blocks, analysis.candidates, ref_tokens, ref_content)
+    return analysis, y, truth
+
+
+def collect(datasets_dir: Path, split: dict, side: str = "train", limit: int | None = None):
+    """Every page on ``side`` of the split, analysed and labelled.
+
+    Returns:
+        ``(pages, sources)``: a list of :class:`PageData` and per-dataset counts.
+    """
+    pages: list[PageData] = []
+    sources: dict[str, dict] = {}
+    for name in TRAIN_DATASETS:
+        ids = split["datasets"].get(name, {}).get(side, [])
+        if not ids:
+            continue
+        dataset = load_dataset(datasets_dir / name)
+        if limit:
+            ids = ids[:limit]
+        counts = {"pages": 0, "content": 0, "noise": 0, "ignored": 0, "failed": 0}
+        for page_id in ids:
+            try:
+                analysis, y, truth = page_rows(dataset, page_id)
+            except Exception as exc:  # a broken page must not stop training; it is counted
+                counts["failed"] += 1
+                print(f"  {name}/{page_id}: skipped ({exc})", file=sys.stderr)
+                continue
+            counts["pages"] += 1
+            mask = y != IGNORE
+            counts["ignored"] += int((~mask).sum())
+            counts["content"] += int((y == 1).sum())
+            counts["noise"] += int((y == 0).sum())
+            group = f"{name}:{site_key(dataset.record(page_id))}"
+            pages.append(PageData(name, page_id, group, analysis, y, truth))
+        sources[name] = counts
+        print(f"  {name}: {counts}", file=sys.stderr)
+    if not pages:
+        raise DatasetError("no training pages: are the datasets under " + str(datasets_dir) + "?")
+    return pages, sources
+
+
+def stack_rows(pages: list[PageData], columns=None):
+    """Labelled rows of ``pages``: ``(X, y, groups, page_index)``; ``columns`` picks per-page
+    matrices (default: the first-pass features)."""
+    xs, ys, groups, owner = [], [], [], []
+    for k, pd in enumerate(pages):
+        mask = pd.y != IGNORE
+        if not mask.any():
+            continue
+        x = pd.analysis.features if columns is None else columns[k]
+        xs.append(x[mask])
+        ys.append(pd.y[mask])
+        groups.extend([pd.group] * int(mask.sum()))
+        owner.extend([k] * int(mask.sum()))
+    return np.vstack(xs), np.concatenate(ys).astype(np.int8), np.array(groups), np.array(owner)
+
+
+def fold_of(group: str, seed: int = SEED) -> int:
+    """Cross-fitting fold (0 or 1) of a site, from a keyed hash."""
+    return int(hashlib.sha256(f"fold:{seed}:{group}".encode()).hexdigest(), 16) % 2
+
+
+def svm_pipeline(c: float, gamma: float):
+    """The stage-1 estimator: scaling then an RBF SVM with balanced class weights."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    return Pipeline([("scale", StandardScaler()), ("svm", SVC(kernel="rbf", C=c, gamma=gamma, class_weight="balanced", cache_size=1000))])
+
+
+def context_model(seed: int = SEED):
+    """The stage-2 estimator (100 trees of at most 15 leaves: ~2 ms for a page of 300 blocks)."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    return HistGradientBoostingClassifier(max_iter=100, max_leaf_nodes=15, learning_rate=0.1, random_state=seed)
+
+
+def context_rows(pages: list[PageData], decisions: list[np.ndarray]):
+    """Stage-2 rows of the labelled blocks: ``(Z, y, weight, groups)``."""
+    from pagesieve.context import context_features
+
+    zs, ys, ws, gs = [], [], [], []
+    for pd, d in zip(pages, decisions):
+        mask = pd.y != IGNORE
+        if not mask.any():
+            continue
+        a = pd.analysis
+        tree = tree_arrays(a.blocks)
+        z = context_features(tree, a.candidates, a.features, d)
+        chars = tree[1][np.asarray(a.candidates)]
+        zs.append(z[mask])
+        ys.append(pd.y[mask])
+        ws.append(np.sqrt(chars[mask] + 1.0))
+        gs.extend([pd.group] * int(mask.sum()))
+    return np.vstack(zs), np.concatenate(ys).astype(np.int8), np.concatenate(ws), np.array(gs)
+
+
+def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED):
+    """Cross-fitted stage-1 decisions, then the stage-2 model; see the module docstring.
+
+    Returns:
+        ``(context_estimator, info)`` with the 2-fold grouped CV F1 of stage 2 in ``info``.
+    """
+    from sklearn.base import clone
+    from sklearn.metrics import f1_score
+
+    from pagesieve.classifier import BlockClassifier
+
+    folds = np.array([fold_of(pd.group, seed) for pd in pages])
+    decisions: list[np.ndarray] = [np.zeros(0)] * len(pages)
+    for f in (0, 1):
+        other = [pd for pd, k in zip(pages, folds) if k != f]
+        x, y, _g, _o = stack_rows(other)
+        rows = balanced_sample(y, max_samples, seed)
+        half = BlockClassifier(estimator=svm_pipeline(c, gamma).fit(x[rows], y[rows]), meta={})
+        for k, pd in enumerate(pages):
+            if folds[k] == f:
+                decisions[k] = half.decision(pd.analysis.features)
+    z, y, w, groups = context_rows(pages, decisions)
+    row_fold = np.array([fold_of(g, seed) for g in groups])
+    scores = []
+    for f in (0, 1):
+        model = clone(context_model(seed)).fit(z[row_fold != f], y[row_fold != f], sample_weight=w[row_fold != f])
+        scores.append(float(f1_score(y[row_fold == f], model.predict(z[row_fold == f]), sample_weight=w[row_fold == f])))
+    final = context_model(seed).fit(z, y, sample_weight=w)
+    info = {
+        "rows": int(len(y)),
+        "cv_folds": 2,
+        "cv_weighted_f1": [round(s_, 4) for s_ in scores],
+        "model": "HistGradientBoostingClassifier(max_iter=100, max_leaf_nodes=15)",
+    }
+    return final, info
+
+
+def balanced_sample(y: np.ndarray, max_samples: int, seed: int = SEED) -> np.ndarray:
+    """Row indices: noise down-sampled to the content count (seed 000 §6 (2)), capped in total."""
+    rng = np.random.default_rng(seed)
+    pos = np.flatnonzero(y == 1)
+    neg = np.flatnonzero(y == 0)
+    k = min(len(pos), len(neg), max_samples // 2)
+    chosen = np.concatenate([rng.choice(pos, k, replace=False), rng.choice(neg, k, replace=False)])
+    chosen.sort()
+    return chosen
+
+
+def fit(x: np.ndarray, y: np.ndarray, groups: np.ndarray, folds: int = 10, seed: int = SEED,
+        c_grid=(0.3, 1.0, 3.0), gamma_grid=(0.003, 0.01, 0.03), n_jobs: int = 2):
+    """Grid search of C and gamma by grouped k-fold CV, refit on all rows.
+
+    Returns:
+        ``(estimator, cv)``: the fitted pipeline and a dict of CV results (best params, mean
+        and std F1 of the content class per grid point).
+    """
+    from sklearn.model_selection import GridSearchCV, GroupKFold
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    pipe = Pipeline([("scale", StandardScaler()), ("svm", SVC(kernel="rbf", class_weight="balanced", cache_size=1000))])
+    n_groups = len(set(groups.tolist()))
+    cv = GroupKFold(n_splits=min(folds, n_groups))
+    search = GridSearchCV(
+        pipe,
+        {"svm__C": list(c_grid), "svm__gamma": list(gamma_grid)},
+        scoring="f1",
+        cv=cv,
+        n_jobs=n_jobs,
+        refit=True,
+    )
+    search.fit(x, y, groups=groups)
+    results = search.cv_results_
+    grid = [
+        {"C": p["svm__C"], "gamma": p["svm__gamma"], "f1_mean": round(float(m), 4), "f1_std": round(float(s), 4)}
+        for p, m, s in zip(results["params"], results["mean_test_score"], results["std_test_score"])
+    ]
+    cv_info = {
+        "folds": cv.get_n_splits(),
+        "grouped_by": "site",
+        "scoring": "F1 of the content class",
+        "best": {"C": search.best_params_["svm__C"], "gamma": search.best_params_["svm__gamma"]},
+        "best_f1": round(float(search.best_score_), 4),
+        "grid": grid,
+    }
+    return search.best_estimator_, cv_info
+
+
+def library_versions() -> dict:
+    """Versions of the libraries the model depends on."""
+    import lxml.etree
+    import scipy
+    import skops
+    import sklearn
+
+    return {
+        "python": platform.python_version(),
+        "scikit-learn": sklearn.__version__,
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "skops": skops.__version__,
+        "lxml": ".".join(map(str, lxml.etree.LXML_VERSION)),
+    }
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``train`` options."""
+    parser.add_argument("--datasets", type=Path, default=None, help="datasets folder (default: ../shared/datasets)")
+    parser.add_argument("--out", type=Path, default=MODELS_DIR, help="where to write blocks.skops, training.json, split.json")
+    parser.add_argument("--new-split", action="store_true", help="recompute models/split.json instead of reading it")
+    parser.add_argument("--max-samples", type=int, default=12000, help="rows in the balanced training sample (default 12000)")
+    parser.add_argument("--cv-samples", type=int, default=6000, help="rows used for the C/gamma search (default 6000)")
+    parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--no-context", action="store_true", help="stage 1 (the SVM) only")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``pagesieve train``; prints progress to stderr and a summary to stdout."""
+    from pagesieve.classifier import BlockClassifier, save_model
+
+    datasets_dir = args.datasets or default_datasets_dir()
+    if datasets_dir is None or not Path(datasets_dir).is_dir():
+        raise DatasetError("datasets folder not found: pass --datasets or set PAGESIEVE_DATASETS")
+    datasets_dir = Path(datasets_dir)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    split_path = out / "split.json"
+    if args.new_split or not split_path.exists():
+        split = make_split(datasets_dir, args.seed)
+        split_path.write_text(json.dumps(split, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {split_path}", file=sys.stderr)
+    else:
+        split = json.loads(split_path.read_text(encoding="utf-8"))
+    t0 = time.perf_counter()
+    pages, sources = collect(datasets_dir, split, "train", args.limit)
+    x, y, groups, _owner = stack_rows(pages)
+    t_collect = time.perf_counter() - t0
+    rows = balanced_sample(y, args.max_samples, args.seed)
+    x_s, y_s, g_s = x[rows], y[rows], groups[rows]
+    cv_rows = balanced_sample(y_s, args.cv_samples, args.seed + 1)
+    t1 = time.perf_counter()
+    best, cv_info = fit(x_s[cv_rows], y_s[cv_rows], g_s[cv_rows], folds=args.folds, seed=args.seed)
+    # Refit the chosen C/gamma on the whole balanced sample.
+    best.fit(x_s, y_s)
+    context_info = None
+    context = None
+    if not args.no_context:
+        print("fitting the context stage", file=sys.stderr)
+        context, context_info = fit_two_stage(pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed)
+    t_fit = time.perf_counter() - t1
+    meta = {
+        "features": list(FEATURE_NAMES),
+        "datasets": sources,
+        "rows_labelled": int(len(y)),
+        "rows_content": int((y == 1).sum()),
+        "rows_sample": int(len(rows)),
+        "rows_cv": int(len(cv_rows)),
+        "seed": args.seed,
+        "cv": cv_info,
+        "support_vectors": int(best.named_steps["svm"].n_support_.sum()),
+        "context": context_info,
+        "seconds": {"collect": round(t_collect, 1), "fit": round(t_fit, 1)},
+        "versions": library_versions(),
+    }
+    model_path = out / "blocks.skops"
+    save_model(BlockClassifier(estimator=best, meta=meta, context=context), model_path)
+    (out / "training.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {model_path}: CV F1 {cv_info['best_f1']} with {cv_info['best']}, {meta['support_vectors']} support vectors")
+    return 0

@@ -1,0 +1,114 @@
+"""The command line as a user meets it: formats, bad input, exit codes, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pagesieve.cli import main
+
+
+def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m pagesieve.cli`` in a subprocess, as the console script would."""
+    return subprocess.run(
+        [sys.executable, "-m", "pagesieve.cli", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_extract_text(example_page):
+    result = run_cli("extract", str(example_page))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode("utf-8")
+    assert "Lower air pressure lets gas expand faster" in out
+    assert "Traceback" not in result.stderr.decode()
+
+
+def test_extract_json_from_stdin(example_page):
+    result = run_cli("extract", "-", "--format", "json", "--url", "https://hillkitchen.example/a/", stdin=example_page.read_bytes())
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["title"].startswith("Sourdough at Altitude")
+    assert data["url"] == "https://hillkitchen.example/a/"
+    for key in ("html", "text", "markdown", "byline", "published", "site_name", "lead_image", "language", "content_ids", "noise_ids"):
+        assert key in data
+
+
+@pytest.mark.parametrize("fmt, marker", [("html", "<div>"), ("markdown", "# Sourdough at Altitude")])
+def test_extract_other_formats(example_page, capsys, fmt, marker):
+    assert main(["extract", str(example_page), "--format", fmt]) == 0
+    assert marker in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "payload, code, message",
+    [
+        (b"", 3, "empty"),
+        (b"   \n\t ", 3, "empty"),
+        (bytes(range(256)) * 64, 3, "binary"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 100, 3, "binary"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(payload, code, message):
+    result = run_cli("extract", "-", stdin=payload)
+    assert result.returncode == code
+    err = result.stderr.decode()
+    assert message in err and "Traceback" not in err
+
+
+def test_oversized_page_is_refused(tmp_path):
+    big = tmp_path / "big.html"
+    with big.open("wb") as fh:
+        fh.write(b"<html><body>")
+        chunk = b"<p>" + b"word " * 2000 + b"</p>\n"
+        while fh.tell() < 50 * 1024 * 1024:
+            fh.write(chunk)
+        fh.write(b"</body></html>")
+    result = run_cli("extract", str(big))
+    assert result.returncode == 3
+    assert "MiB" in result.stderr.decode() and "Traceback" not in result.stderr.decode()
+
+
+def test_missing_file_and_folder(tmp_path):
+    result = run_cli("extract", str(tmp_path / "nope.html"))
+    assert result.returncode == 4 and "no such file" in result.stderr.decode()
+    result = run_cli("extract", str(tmp_path))
+    assert result.returncode == 4 and "folder" in result.stderr.decode()
+
+
+def test_deep_nesting_still_gets_an_answer(tmp_path):
+    page = tmp_path / "deep.html"
+    page.write_text("<html><body><p>Shallow text that a reader wants to keep, long enough to count.</p>" + "<div>" * 100_000 + "deep" + "</div>" * 100_000 + "</body></html>")
+    result = run_cli("extract", str(page))
+    assert result.returncode == 0, result.stderr
+    assert "Shallow text" in result.stdout.decode()
+    assert "nesting" in result.stderr.decode()  # the cut is reported as a warning
+
+
+def test_wrong_declared_charset_is_not_trusted(tmp_path):
+    # Declared Shift_JIS, really UTF-8: the strict decode fails and UTF-8 wins.
+    text = "<html><head><meta charset='shift_jis'></head><body><p>Crème brûlée, naïve café — très bien.</p></body></html>"
+    page = tmp_path / "wrong.html"
+    page.write_bytes(text.encode("utf-8"))
+    result = run_cli("extract", str(page))
+    assert result.returncode == 0
+    assert "Crème brûlée" in result.stdout.decode("utf-8")
+
+
+def test_bad_model_file(tmp_path, example_page):
+    bogus = tmp_path / "model.skops"
+    bogus.write_bytes(b"not a zip file")
+    result = run_cli("extract", str(example_page), "--model", str(bogus))
+    assert result.returncode == 5 and "could not be read" in result.stderr.decode()
+
+
+def test_usage_error_exit_code():
+    result = run_cli("extract")
+    assert result.returncode == 2

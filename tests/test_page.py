@@ -1,0 +1,95 @@
+"""Page model from HTML: charset detection, parser repairs, pre-processing (seed 004 §2.2 (a))."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from pagesieve.errors import InputError
+from pagesieve.page.decode import decode_html, normalise_charset
+from pagesieve.page.html import parse_html
+from pagesieve.page.model import NODE_ID_ATTR
+from pagesieve.page.preprocess import preprocess
+
+CHINESE = "中文网页的正文内容，编码检测必须正确。"
+
+
+@pytest.mark.parametrize(
+    "data, codec",
+    [
+        (codecs.BOM_UTF8 + f"<p>{CHINESE}</p>".encode("utf-8"), "utf-8"),
+        (codecs.BOM_UTF16_LE + f"<p>{CHINESE}</p>".encode("utf-16-le"), "utf-16-le"),
+        (f"<meta charset='gb2312'><p>{CHINESE}</p>".encode("gb18030"), "gb18030"),
+        (f'<meta http-equiv="Content-Type" content="text/html; charset=GBK"><p>{CHINESE}</p>'.encode("gbk"), "gb18030"),
+        (f"<p>{CHINESE}</p>".encode("utf-8"), "utf-8"),
+    ],
+)
+def test_charset_detection(data, codec):
+    text, found = decode_html(data)
+    assert CHINESE in text
+    assert found == codec
+
+
+def test_undeclared_legacy_bytes_are_detected():
+    data = ("<html><body><p>" + CHINESE * 20 + "</p></body></html>").encode("gb18030")
+    text, _codec = decode_html(data)
+    assert CHINESE in text
+
+
+def test_gbk_labels_read_as_gb18030():
+    assert normalise_charset("GB2312") == normalise_charset("gbk") == "gb18030"
+    assert normalise_charset("no-such-charset") is None
+
+
+def test_empty_and_binary_input():
+    with pytest.raises(InputError, match="empty"):
+        decode_html(b"  ")
+    with pytest.raises(InputError, match="binary"):
+        decode_html(b"\x00\x01\x02" * 100)
+    with pytest.raises(InputError, match="empty"):
+        parse_html("")
+
+
+def test_node_ids_follow_document_order():
+    page = parse_html("<html><body><div><p>a</p><p>b</p></div></body></html>")
+    ids = [int(el.get(NODE_ID_ATTR)) for el in page.root.iter()]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+
+
+def test_xml_declaration_and_control_characters():
+    page = parse_html('<?xml version="1.0" encoding="utf-8, weird>"?><html><body><p>a\x0cb\x01c</p></body></html>')
+    assert page.root.find(".//p").text == "abc"
+
+
+def test_body_content_left_in_head_is_moved_to_body():
+    # libxml2 nests everything under an unknown element met in <head> (zh_cwced page 8baa71e3).
+    page = parse_html("<html><head><title>t</title><cms:include x='1'><div><p>" + CHINESE + "</p></div></head></html>")
+    body = page.root.find("body")
+    assert body is not None and CHINESE in "".join(body.itertext())
+
+
+def test_preprocess_follows_seed_004():
+    html = """<html><head><style>p{}</style></head><body>
+    <script>var x = 1;</script><noscript>enable JS</noscript>
+    <form action="/x"><p>Form-wrapped article text stays.</p><input name="q"><button>Go</button>
+    <select><option>one</option></select><label>Name</label></form>
+    <div style="display: none">hidden</div><div hidden>also hidden</div>
+    <div><span></span></div><p><img src="a.jpg"></p><pre>  keep   spaces  </pre>
+    </body></html>"""
+    page = preprocess(parse_html(html))
+    text = "".join(page.root.itertext())
+    assert "Form-wrapped article text stays." in text
+    assert "Name" in text  # label unwrapped, not deleted
+    for gone in ("var x", "enable JS", "Go", "one", "hidden", "also hidden"):
+        assert gone not in text
+    assert page.root.find(".//form") is None and page.root.find(".//input") is None
+    assert page.root.find(".//span") is None  # empty element removed
+    assert page.root.find(".//img") is not None  # content without text kept
+    assert page.root.find(".//pre").text == "  keep   spaces  "
+
+
+def test_long_noscript_is_content_on_the_html_route():
+    long_text = "Crawler view of a forum thread. " * 20
+    page = preprocess(parse_html(f"<html><body><noscript><p>{long_text}</p></noscript></body></html>"))
+    assert "Crawler view" in "".join(page.root.itertext())
