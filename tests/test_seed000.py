@@ -73,7 +73,7 @@ def test_table_3_block_statistics(blocks):
 
 
 def test_table_4_features(blocks):
-    r = seed000_features(blocks)
+    r = np.array(seed000_features(blocks))
     assert r.shape == (6, 5)
     # The paper prints three decimals, mostly rounded (51.8e-3 -> 0.052) but once truncated
     # (65/193 = 0.3368 -> 0.336), so the tolerance is one unit of the last printed digit.

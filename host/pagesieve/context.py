@@ -29,12 +29,15 @@ CONTEXT_FEATURE_NAMES: tuple[str, ...] = (
     "in_best_container", "best_container_purity",
     "log_chars", "r5", "comment_ancestor", "neg_ancestors", "tag_h1", "title_overlap",
     "rel_position",
+    *(f"x_{name}" for name in FEATURE_NAMES),
+    "pos_outside_comments", "comment_with_content_elsewhere",
 )
 """Column names of :func:`context_features`, in order."""
 
 STRONG = 0.5
 """First-pass decision from which a block counts as surely content (for the region features)."""
 
+_COMMENT = FEATURE_NAMES.index("comment_ancestor")
 _COPIED = tuple(FEATURE_NAMES.index(n) for n in ("log_chars", "r5", "comment_ancestor", "neg_ancestors", "tag_h1", "title_overlap", "rel_position"))
 
 
@@ -78,43 +81,59 @@ def context_features(tree: tuple[np.ndarray, np.ndarray, np.ndarray], candidates
     cand = np.asarray(candidates, dtype=np.int64)
     pos = np.zeros(nb)
     pos[cand] = np.where(d > 0, chars[cand], 0.0)
-    sub_pos = pos.copy()
+    sub_pos = pos.tolist()
+    parent_list = parent.tolist()
     for i in range(nb - 1, 0, -1):
-        p = parent[i]
+        p = parent_list[i]
         if p >= 0:
             sub_pos[p] += sub_pos[i]
+    sub_pos = np.asarray(sub_pos)
     sub_chars = np.maximum(sub_chars, 1.0)
     total_pos = max(sub_pos[0], 1.0)
     # The best container: the block maximising positive mass x purity (a "main" region).
     score = sub_pos * (sub_pos / sub_chars)
     best = int(score.argmax())
-    in_best = np.zeros(nb, dtype=bool)
+    in_best = [False] * nb
     in_best[best] = True
     for i in range(best + 1, nb):
-        if in_best[parent[i]]:
+        if in_best[parent_list[i]]:
             in_best[i] = True
+    # Ancestors one, two and three levels up (the outermost block stands for its own parent).
+    up = np.where(parent >= 0, parent, np.arange(nb))
+    a1 = up[cand]
+    a2 = up[a1]
+    a3 = up[a2]
+    out[:, 8] = sub_pos[a1] / total_pos
+    out[:, 9] = sub_pos[a2] / total_pos
+    out[:, 10] = sub_pos[a3] / total_pos
+    out[:, 11] = sub_pos[a1] / sub_chars[a1]
+    out[:, 12] = sub_pos[a2] / sub_chars[a2]
+    out[:, 13] = sub_pos[a3] / sub_chars[a3]
+    rows = np.arange(n)
     strong = np.flatnonzero(d > STRONG)
-    first_strong = strong[0] if len(strong) else n
-    last_strong = strong[-1] if len(strong) else -1
-    for row, i in enumerate(candidates):
-        a1 = parent[i] if parent[i] >= 0 else i
-        a2 = parent[a1] if parent[a1] >= 0 else a1
-        a3 = parent[a2] if parent[a2] >= 0 else a2
-        out[row, 8] = sub_pos[a1] / total_pos
-        out[row, 9] = sub_pos[a2] / total_pos
-        out[row, 10] = sub_pos[a3] / total_pos
-        out[row, 11] = sub_pos[a1] / sub_chars[a1]
-        out[row, 12] = sub_pos[a2] / sub_chars[a2]
-        out[row, 13] = sub_pos[a3] / sub_chars[a3]
-        out[row, 14] = 1.0 if row < first_strong else 0.0
-        out[row, 15] = 1.0 if row > last_strong else 0.0
-        if len(strong):
-            k = np.searchsorted(strong, row)
-            near = min(abs(row - strong[min(k, len(strong) - 1)]), abs(row - strong[max(k - 1, 0)]))
-            out[row, 16] = min(near, 20) / 20.0
-        else:
-            out[row, 16] = 1.0
-        out[row, 17] = 1.0 if in_best[i] else 0.0
+    if len(strong):
+        out[:, 14] = rows < strong[0]
+        out[:, 15] = rows > strong[-1]
+        k = np.searchsorted(strong, rows)
+        after = strong[np.minimum(k, len(strong) - 1)]
+        before = strong[np.maximum(k - 1, 0)]
+        near = np.minimum(np.abs(rows - after), np.abs(rows - before))
+        out[:, 16] = np.minimum(near, 20) / 20.0
+    else:
+        out[:, 14] = 1.0
+        out[:, 15] = 0.0
+        out[:, 16] = 1.0
+    out[:, 17] = np.asarray(in_best)[cand]
     out[:, 18] = sub_pos[best] / sub_chars[best]
-    out[:, 19:] = features[:, _COPIED]
+    out[:, 19:19 + len(_COPIED)] = features[:, _COPIED]
+    out[:, 19 + len(_COPIED):-2] = features
+    # Comments under an article read like paragraphs; on a forum page the posts are the
+    # content. What tells them apart is whether content was found outside comment regions.
+    in_comments = features[:, _COMMENT] > 0
+    cand_chars = chars[cand]
+    positive = d > 0
+    total = cand_chars[positive].sum()
+    outside = cand_chars[positive & ~in_comments].sum() / total if total > 0 else 0.0
+    out[:, -2] = outside
+    out[:, -1] = np.where(in_comments, outside, 0.0)
     return out

@@ -25,7 +25,18 @@ The others, each kept because it raised held-out F1 (``pagesieve train`` prints 
   (characters, not words, are the unit for Chinese and Japanese);
 * neighbourhood: the previous/next candidate's length and link density, the share of page
   text under the parent and grandparent block, and the relation to the longest block (main
-  content forms one cluster in the tree).
+  content forms one cluster in the tree);
+* the container vote of Readability.js (``grabArticle``): paragraphs of 25 characters or more
+  score ``1 + commas + min(len // 100, 3)`` for their parent, half for the grandparent and a
+  sixth for the great-grandparent; containers start from their tag and class weight (+-25)
+  and end scaled by ``1 - link density``; the best container and its siblings scoring at least
+  ``max(10, 0.2 * best)`` form the article. As features: inside the best container, inside the
+  selected region, the parent's score relative to the best (see :func:`container_vote`);
+* repetition: comments, forum posts and teaser lists are runs of sibling containers of one
+  tag and class; ``repeated_container`` is the log of the largest such run among the block's
+  three nearest enclosing blocks (see :func:`sibling_runs`); ``repeated_with_comment_marks``
+  says whether that run's container also holds what comments carry and articles rarely do: a
+  clock time, "reply", "said"/"says" (:data:`COMMENT_MARK_RE`).
 """
 
 from __future__ import annotations
@@ -102,23 +113,28 @@ FEATURE_NAMES: tuple[str, ...] = (
     "parent_share", "grandparent_share",
     "log_ratio_longest", "shares_parent_longest", "lca_depth_longest", "dist_longest",
     "images",
+    "in_top_container", "in_selected_region", "parent_vote", "top_container_share",
+    "repeated_container", "repeated_with_comment_marks",
 )
 """Column names of the feature matrix, in order."""
 
 N_FEATURES = len(FEATURE_NAMES)
 
 
-def seed000_features(blocks: Sequence[Block]) -> np.ndarray:
-    """R1-R5 of seed 000 §5.2 for every block (not only candidates).
+def seed000_features(blocks: Sequence[Block], indices: Sequence[int] | None = None) -> list[tuple[float, ...]]:
+    """R1-R5 of seed 000 §5.2 for the blocks ``indices`` (default: every block).
+
+    Page totals ("outer") always count every block.
 
     Returns:
-        ``float64`` array of shape ``(len(blocks), 5)``; columns R1..R5.
+        one ``(R1, R2, R3, R4, R5)`` tuple per block, in the order of ``indices``.
     """
     outer_len = sum(b.chars for b in blocks)
     outer_link_len = sum(b.link_chars for b in blocks)
     outer_links = sum(b.links for b in blocks)
     outer_pics = sum(b.images for b in blocks)
-    rows = [
+    chosen = blocks if indices is None else [blocks[i] for i in indices]
+    return [
         (
             b.chars / (outer_len + 1),
             b.link_chars / (outer_link_len + 1),
@@ -126,9 +142,8 @@ def seed000_features(blocks: Sequence[Block]) -> np.ndarray:
             b.images / (outer_pics + 1),
             b.link_chars / (b.chars + 1),
         )
-        for b in blocks
+        for b in chosen
     ]
-    return np.array(rows, dtype=np.float64).reshape(len(blocks), 5)
 
 
 def candidates(blocks: Sequence[Block]) -> list[int]:
@@ -154,6 +169,97 @@ def class_evidence(class_id: str) -> tuple[bool, bool, bool]:
         POSITIVE_RE.search(class_id) is not None,
         COMMENT_RE.search(class_id) is not None,
     )
+
+
+_TAG_WEIGHT = {"div": 5, "article": 5, "main": 5, "section": 5, "pre": 3, "td": 3, "blockquote": 3,
+               "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3,
+               "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5, "th": -5}
+"""Initial container score by tag (Readability.js ``_initializeNode``)."""
+
+_COMMA_RE = re.compile("[,\uff0c\u3001]")
+
+
+def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight: Sequence[int]) -> tuple[list[bool], list[bool], list[float], float]:
+    """Readability.js's article vote over the block tree (``grabArticle``, Mozilla, 2010-2024).
+
+    Args:
+        blocks: the page's blocks; texts: own text of the candidate blocks by block index;
+            class_weight: per block, +25 / -25 / 0 from its class and id.
+
+    Returns:
+        ``(in_top, in_selected, vote, top_share)``: per block, whether it lies in the best
+        container, whether it lies in the selected region (best container and its siblings
+        scoring at least ``max(10, 0.2 * best)``), its parent's final score divided by the best
+        score (clipped to [-1, 1]); and the best container's share of the page's text.
+    """
+    n = len(blocks)
+    score = [0.0] * n
+    scored = [False] * n
+    for i, text in texts.items():
+        b = blocks[i]
+        if b.chars < 25:
+            continue
+        points = 1 + len(_COMMA_RE.findall(text)) + min(b.chars // 100, 3)
+        j, level = b.parent, 0
+        while j >= 0 and level < 3:
+            if not scored[j]:
+                scored[j] = True
+                score[j] += _TAG_WEIGHT.get(blocks[j].element.tag, 0) + class_weight[j]
+            score[j] += points if level == 0 else points / (2 if level == 1 else level * 3)
+            j = blocks[j].parent
+            level += 1
+    best, best_score = 0, float("-inf")
+    for j in range(n):
+        if scored[j]:
+            b = blocks[j]
+            score[j] *= 1.0 - b.sub_link_chars / max(b.sub_chars, 1)
+            if score[j] > best_score:
+                best, best_score = j, score[j]
+    # subtree of block k = indices k .. last[k] (blocks are in document order)
+    last = list(range(n))
+    for i in range(n - 1, 0, -1):
+        p = blocks[i].parent
+        if p >= 0 and last[i] > last[p]:
+            last[p] = last[i]
+    in_top = [False] * n
+    in_selected = [False] * n
+    if best_score > float("-inf"):
+        for k in range(best, last[best] + 1):
+            in_top[k] = True
+        cut = max(10.0, 0.2 * best_score)
+        parent = blocks[best].parent
+        heads = [c for c in blocks[parent].children if c == best or (scored[c] and score[c] >= cut)] if parent >= 0 else [best]
+        for h in heads:
+            for k in range(h, last[h] + 1):
+                in_selected[k] = True
+    top = best_score if best_score > 0 else 1.0
+    vote = [max(-1.0, min(1.0, score[b.parent] / top)) if b.parent >= 0 and scored[b.parent] else 0.0 for b in blocks]
+    top_share = blocks[best].sub_chars / max(blocks[0].sub_chars, 1)
+    return in_top, in_selected, vote, top_share
+
+
+_DIGITS_RE = re.compile(r"\d+")
+
+COMMENT_MARK_RE = re.compile(r"\b\d{1,2}:\d{2}\b|\breply\b|\bsaid:|\bsays:|\bpermalink\b|\d+ (?:minutes|hours|days) ago|回复|发表于", re.IGNORECASE)
+"""Marks of a comment's header or footer: a clock time, reply links, "X said:", relative dates."""
+
+
+def sibling_runs(blocks: Sequence[Block]) -> list[int]:
+    """Per block, how many of its parent's child blocks share its tag and class (digits removed,
+    so ``comment-17`` and ``comment-18`` match); 1 for a block with no such sibling."""
+    out = [1] * len(blocks)
+    for b in blocks:
+        if len(b.children) < 2:
+            continue
+        groups: dict[tuple[str, str], list[int]] = {}
+        for c in b.children:
+            element = blocks[c].element
+            groups.setdefault((element.tag, _DIGITS_RE.sub("", element.get("class") or "")), []).append(c)
+        for members in groups.values():
+            if len(members) > 1:
+                for c in members:
+                    out[c] = len(members)
+    return out
 
 
 def composite_text_density(c: int, t: int, lc: int, lt: int, lc_body: int, c_body: int) -> float:
@@ -191,7 +297,7 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     n = len(idx)
     if n == 0:
         return idx, np.zeros((0, N_FEATURES))
-    r = seed000_features(blocks).tolist()
+    r = seed000_features(blocks, idx)
     body = blocks[0]
     total_chars = max(body.sub_chars, 1)
     max_depth = max(b.depth for b in blocks) or 1
@@ -205,9 +311,11 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     comment_anc = [False] * len(blocks)
     semantic_noise = [False] * len(blocks)
     in_article = [False] * len(blocks)
+    class_weight = [0] * len(blocks)
     for b in blocks:
         ci = _class_id(b)
         ns, ps, cm = class_evidence(ci) if ci else (False, False, False)
+        class_weight[b.index] = 25 * (ps - ns)
         neg_self[b.index] = ns
         pos_self[b.index] = ps
         tag = b.element.tag
@@ -241,11 +349,23 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     longest_parent = blocks[longest].parent
     n_blocks = len(blocks)
     title_len = len(title)
+    texts = [blocks[i].text for i in idx]
+    text_of = dict(zip(idx, texts))
+    in_top, in_selected, vote, top_share = container_vote(blocks, text_of, class_weight)
+    runs = sibling_runs(blocks)
+    # comment marks in short blocks, OR-ed up the block tree (every block with text is a candidate)
+    marks = [False] * len(blocks)
+    for i, text in text_of.items():
+        if 0 < blocks[i].chars < 120 and COMMENT_MARK_RE.search(text):
+            marks[i] = True
+    for b in reversed(blocks):
+        if marks[b.index] and b.parent >= 0:
+            marks[b.parent] = True
     rows = []
     chars_before = 0
     for row, i in enumerate(idx):
         b = blocks[i]
-        text = b.text
+        text = texts[row]
         lower = text.lower()
         tokens = TOKEN_RE.findall(lower)
         n_tokens = len(tokens)
@@ -268,8 +388,19 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         while j >= 0 and j not in longest_chain:
             j = blocks[j].parent
             up += 1
+        repeated = 1
+        marked = 0.0
+        j = b.parent
+        for _level in range(3):
+            if j < 0:
+                break
+            if runs[j] > repeated:
+                repeated = runs[j]
+            if runs[j] > 1 and marks[j]:
+                marked = 1.0
+            j = blocks[j].parent
         rows.append((
-            *r[i],
+            *r[row],
             log_chars[row],
             math.log1p(n_tokens),
             math.log1p(b.sub_chars),
@@ -300,6 +431,8 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
             min(up, 10),
             (i - longest) / n_blocks,
             min(b.images, 5),
+            in_top[i], in_selected[i], vote[i], top_share,
+            math.log(repeated), marked,
         ))
         chars_before += b.chars
     x = np.array(rows, dtype=np.float64)

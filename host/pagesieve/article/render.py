@@ -17,7 +17,6 @@ import re
 from collections.abc import Sequence
 from urllib.parse import urljoin
 
-import lxml.html
 import nh3
 from lxml import etree
 
@@ -91,44 +90,30 @@ def prune(blocks: Sequence[Block], keep: Sequence[bool]) -> etree._Element:
 def _wrap_text_runs(element: etree._Element) -> None:
     """Wrap runs of text and inline elements directly inside a container into ``<p>``."""
     children = list(element)
-    has_block_child = any(isinstance(c.tag, str) and c.tag in BLOCK_TAGS for c in children)
-    if not has_block_child:
+    if not any(isinstance(c.tag, str) and c.tag in BLOCK_TAGS for c in children):
         if (element.text and element.text.strip()) or len(element):
             element.tag = "p"
         return
-    runs: list[list] = []
-    current: list = []
+    current = None
     lead = element.text
     element.text = None
+    if lead and lead.strip():
+        current = etree.Element("p")
+        current.text = lead
+        element.insert(0, current)
     for child in children:
         if isinstance(child.tag, str) and child.tag in BLOCK_TAGS:
-            if current:
-                runs.append(current)
-                current = []
-            tail = child.tail
-            child.tail = None
+            current = None
+            tail, child.tail = child.tail, None
             if tail and tail.strip():
-                runs.append([("text_after", child, tail)])
+                current = etree.Element("p")
+                current.text = tail
+                child.addnext(current)
         else:
-            current.append(child)
-    if current:
-        runs.append(current)
-    if lead and lead.strip():
-        p = lxml.html.Element("p")
-        p.text = lead
-        element.insert(0, p)
-    for run in runs:
-        if len(run) == 1 and isinstance(run[0], tuple):
-            _, after, tail = run[0]
-            p = lxml.html.Element("p")
-            p.text = tail
-            after.addnext(p)
-            continue
-        first = run[0]
-        p = lxml.html.Element("p")
-        first.addprevious(p)
-        for child in run:
-            p.append(child)
+            if current is None:
+                current = etree.Element("p")
+                child.addprevious(current)
+            current.append(child)  # moves the child with its tail
 
 
 def _image_source(img: etree._Element) -> str | None:

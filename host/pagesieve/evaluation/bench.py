@@ -7,19 +7,19 @@ and the peak memory of the process.
 
 Procedure (so the figures measure the extractor, not the disk or the first model load):
 
-1. Every selected page of every dataset is read (gunzipped, decoded) into memory first.
-   Without ``DATASET_DIR`` all dataset folders under
-   :func:`~pagesieve.evaluation.datasets.default_datasets_dir` are used.
+1. Pages are read one at a time (gunzipped, decoded; not timed) and dropped after use, so
+   the memory figure is the extractor's, not the benchmark's. Without ``DATASET_DIR`` all
+   dataset folders under :func:`~pagesieve.evaluation.datasets.default_datasets_dir` are used.
 2. Warm-up: the first 5 pages are extracted once, untimed (loads the model, fills lazy
    imports).
-3. For each of ``R`` repeats, each dataset's pages are extracted in order, each call of
+3. Each page is extracted ``R`` times in a row, each call of
    ``pagesieve.extract.extract(html, url)`` timed alone with ``time.perf_counter``. Nothing is
    cached across calls by the harness; each result is dropped right away. A page's time is the
    median of its ``R`` timings; the table gives the median and 95th percentile of those
    per-page times (ms), per dataset and over all pages.
 4. Peak RSS is ``resource.getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) in MiB, read
-   after each dataset; it is the whole process's high-water mark, so it includes the
-   in-memory pages (the RSS before warm-up is printed too, for reference).
+   after each dataset: the whole process's high-water mark (interpreter, libraries, model,
+   and the largest page's working set).
 
 Pages on which the extractor raises are counted, reported and left out of the timings.
 """
@@ -27,11 +27,12 @@ Pages on which the extractor raises are counted, reported and left out of the ti
 from __future__ import annotations
 
 import argparse
+import itertools
 import resource
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,10 +53,10 @@ def peak_rss_mb() -> float:
 
 @dataclass(slots=True)
 class BenchPages:
-    """A dataset's pages held in memory: ``pages`` is ``[(id, html, url), ...]``."""
+    """A dataset's pages: ``pages`` yields ``(id, html, url)``, read lazily or held in a list."""
 
     name: str
-    pages: list[tuple[str, str, str | None]]
+    pages: Iterable[tuple[str, str, str | None]]
 
 
 @dataclass(slots=True)
@@ -80,13 +81,28 @@ class BenchRow:
 
 
 def load_pages(dirs: Sequence[Path], limit: int | None = None) -> list[BenchPages]:
-    """Read the first ``limit`` (all if ``None``) pages of each dataset folder into memory."""
+    """The first ``limit`` (all if ``None``) pages of each dataset folder, read one at a time
+    as they are iterated (a dataset's index is checked now, its pages later)."""
+    def lazy(ds, rows):
+        for r in rows:
+            yield r.id, read_page(ds, r.id), r.url
+
     out = []
     for d in dirs:
         ds = load_dataset(d)
         rows = ds.rows if limit is None else ds.rows[:limit]
-        out.append(BenchPages(ds.name, [(r.id, read_page(ds, r.id), r.url) for r in rows]))
+        out.append(BenchPages(ds.name, lazy(ds, rows)))
     return out
+
+
+def load_warmup(ds: BenchPages, n: int) -> list[tuple[str, str, str | None]]:
+    """The first ``n`` pages of ``ds``, without consuming a lazy iterator (it is re-wrapped)."""
+    if isinstance(ds.pages, list):
+        return ds.pages[:n]
+    it = iter(ds.pages)
+    head = [page for _, page in zip(range(n), it)]
+    ds.pages = itertools.chain(head, it)
+    return head
 
 
 def run_bench(
@@ -99,30 +115,31 @@ def run_bench(
 
     Returns one :class:`BenchRow` per dataset, then an ``"all"`` row pooling every page.
     """
-    flat = [p for ds in datasets for p in ds.pages]
-    for _pid, html, url in flat[:warmup]:
-        try:
-            extract(html, url)
-        except Exception:  # noqa: BLE001 - reported in the timed pass
-            pass
+    if datasets:
+        head = load_warmup(datasets[0], warmup)
+        for _pid, html, url in head:
+            try:
+                extract(html, url)
+            except Exception:  # noqa: BLE001 - reported in the timed pass
+                pass
 
     rows: list[BenchRow] = []
     total = BenchRow("all")
     for ds in datasets:
-        samples: list[list[float]] = [[] for _ in ds.pages]
+        samples: list[list[float]] = []
         failed: dict[int, str] = {}
-        for _ in range(repeat):
-            for i, (pid, html, url) in enumerate(ds.pages):
-                if i in failed:
-                    continue
+        for i, (pid, html, url) in enumerate(ds.pages):
+            times: list[float] = []
+            for _ in range(repeat):
                 t0 = time.perf_counter()
                 try:
                     article = extract(html, url)
                 except Exception as exc:  # noqa: BLE001 - one page must not stop the bench
                     failed[i] = f"{pid}: {type(exc).__name__}: {exc}"
-                    continue
-                samples[i].append((time.perf_counter() - t0) * 1000.0)
+                    break
+                times.append((time.perf_counter() - t0) * 1000.0)
                 del article
+            samples.append(times)
         row = BenchRow(ds.name)
         row.ms = [statistics.median(s) for i, s in enumerate(samples) if i not in failed]
         row.failures = len(failed)
@@ -188,11 +205,10 @@ def main(args: argparse.Namespace) -> int:
         raise PagesieveError(f"the extractor pagesieve.extract cannot be imported: {exc}") from exc
 
     datasets = load_pages(dirs, args.limit)
-    rss_loaded = peak_rss_mb()
+    rss_start = peak_rss_mb()
     rows = run_bench(datasets, extract, repeat=args.repeat)
     print(format_table(rows))
-    print(f"peak RSS before warm-up (pages loaded, nothing extracted): {rss_loaded:.1f} MB; "
-          f"repeats: {args.repeat}")
+    print(f"peak RSS before warm-up (libraries imported, no model): {rss_start:.1f} MB; repeats: {args.repeat}")
     for r in rows[:-1]:
         if r.failures:
             print(f"{r.name}: {r.failures} page(s) failed; first: {r.first_error}")

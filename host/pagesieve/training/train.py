@@ -19,7 +19,8 @@ Steps:
    half's pages (cross-fitting, so stage 2 learns from decisions on unseen pages, as at run
    time). A ``HistGradientBoostingClassifier`` is fitted on the context features of every
    labelled block, each weighted by the square root of its length (page F1 counts tokens, not
-   blocks). Its 2-fold grouped CV score is recorded.
+   blocks). Its 2-fold grouped CV score is recorded, and its probability cut is the one of
+   :data:`THRESHOLD_GRID` with the best out-of-fold mean page F1 over the training datasets.
 6. **Store**: ``models/blocks.skops`` (skops, no pickle) and ``models/training.json`` (data, split
    counts, CV scores, library versions), which ``models/README.md`` reports.
 """
@@ -40,7 +41,7 @@ import numpy as np
 
 from pagesieve.errors import DatasetError
 from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
-from pagesieve.context import tree_arrays
+from pagesieve.context import CONTEXT_FEATURE_NAMES, tree_arrays
 from pagesieve.features import FEATURE_NAMES
 from pagesieve.training.labels import IGNORE, l3s_reference, label_blocks, truth_reference
 
@@ -187,45 +188,38 @@ def svm_pipeline(c: float, gamma: float):
 
 
 def context_model(seed: int = SEED):
-    """The stage-2 estimator (100 trees of at most 15 leaves: ~2 ms for a page of 300 blocks)."""
+    """The stage-2 estimator: 200 trees of at most 31 leaves (about 2 ms for a page of 300
+    blocks; on held-out pages 200 trees beat 100 by up to 0.005 F1 on dragnet and wcxb_dev)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    return HistGradientBoostingClassifier(max_iter=100, max_leaf_nodes=15, learning_rate=0.1, random_state=seed)
+    return HistGradientBoostingClassifier(max_iter=200, max_leaf_nodes=31, learning_rate=0.1, random_state=seed)
 
 
-def context_rows(pages: list[PageData], decisions: list[np.ndarray]):
-    """Stage-2 rows of the labelled blocks: ``(Z, y, weight, groups)``."""
-    from pagesieve.context import context_features
-
-    zs, ys, ws, gs = [], [], [], []
-    for pd, d in zip(pages, decisions):
-        mask = pd.y != IGNORE
-        if not mask.any():
-            continue
-        a = pd.analysis
-        tree = tree_arrays(a.blocks)
-        z = context_features(tree, a.candidates, a.features, d)
-        chars = tree[1][np.asarray(a.candidates)]
-        zs.append(z[mask])
-        ys.append(pd.y[mask])
-        ws.append(np.sqrt(chars[mask] + 1.0))
-        gs.extend([pd.group] * int(mask.sum()))
-    return np.vstack(zs), np.concatenate(ys).astype(np.int8), np.concatenate(ws), np.array(gs)
+THRESHOLD_GRID = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+"""Stage-2 probability cuts tried on the training pages (out-of-fold). With peer scores (``train
+--peers``), the cut kept is the one whose worst margin over the best peer, across the training
+datasets, is largest: the product's promise is to beat them on every kind of page. Without,
+the cut with the best mean page F1 over the datasets."""
 
 
-def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED):
-    """Cross-fitted stage-1 decisions, then the stage-2 model; see the module docstring.
+def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED,
+                  peer_f1: dict[str, float] | None = None):
+    """Cross-fitted stage-1 decisions, the stage-2 model and its cut; see the module docstring.
 
     Returns:
-        ``(context_estimator, info)`` with the 2-fold grouped CV F1 of stage 2 in ``info``.
+        ``(context_estimator, threshold, info)``; ``info`` holds the 2-fold grouped CV F1 of
+        stage 2 and the out-of-fold page F1 per dataset for every cut of :data:`THRESHOLD_GRID`.
+        ``peer_f1`` (dataset -> best peer's macro F1 on the same training pages) switches the
+        choice of cut to the worst-margin rule.
     """
-    from sklearn.base import clone
     from sklearn.metrics import f1_score
 
     from pagesieve.classifier import BlockClassifier
+    from pagesieve.context import context_features
+    from pagesieve.evaluation.metric import prf
 
     folds = np.array([fold_of(pd.group, seed) for pd in pages])
-    decisions: list[np.ndarray] = [np.zeros(0)] * len(pages)
+    z_pages: list[np.ndarray] = [np.zeros(0)] * len(pages)
     for f in (0, 1):
         other = [pd for pd, k in zip(pages, folds) if k != f]
         x, y, _g, _o = stack_rows(other)
@@ -233,21 +227,62 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         half = BlockClassifier(estimator=svm_pipeline(c, gamma).fit(x[rows], y[rows]), meta={})
         for k, pd in enumerate(pages):
             if folds[k] == f:
-                decisions[k] = half.decision(pd.analysis.features)
-    z, y, w, groups = context_rows(pages, decisions)
-    row_fold = np.array([fold_of(g, seed) for g in groups])
+                a = pd.analysis
+                z_pages[k] = context_features(tree_arrays(a.blocks), a.candidates, a.features, half.decision(a.features))
+    z, y, w, _groups, owner = stack_context(pages, z_pages)
+    row_fold = folds[owner]
     scores = []
+    oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
     for f in (0, 1):
-        model = clone(context_model(seed)).fit(z[row_fold != f], y[row_fold != f], sample_weight=w[row_fold != f])
+        model = context_model(seed).fit(z[row_fold != f], y[row_fold != f], sample_weight=w[row_fold != f])
         scores.append(float(f1_score(y[row_fold == f], model.predict(z[row_fold == f]), sample_weight=w[row_fold == f])))
+        for k in np.flatnonzero(folds == f):
+            if len(z_pages[k]):
+                oof[k] = model.predict_proba(z_pages[k])[:, 1]
+    by_cut: dict[str, dict[str, float]] = {}
+    for cut in THRESHOLD_GRID:
+        per_dataset: dict[str, list[float]] = {}
+        for pd, q in zip(pages, oof):
+            texts = [pd.analysis.blocks[i].text for i, keep in zip(pd.analysis.candidates, q > cut) if keep]
+            per_dataset.setdefault(pd.dataset, []).append(prf("\n".join(texts), pd.truth)[2])
+        by_cut[str(cut)] = {name: round(float(np.mean(v)), 4) for name, v in per_dataset.items()}
+    if peer_f1:
+        def objective(cut):
+            return min(f1 - peer_f1[name] for name, f1 in by_cut[str(cut)].items() if name in peer_f1)
+    else:
+        def objective(cut):
+            return float(np.mean(list(by_cut[str(cut)].values())))
+    best_cut = max(THRESHOLD_GRID, key=objective)
     final = context_model(seed).fit(z, y, sample_weight=w)
     info = {
         "rows": int(len(y)),
+        "features": len(z[0]),
         "cv_folds": 2,
         "cv_weighted_f1": [round(s_, 4) for s_ in scores],
-        "model": "HistGradientBoostingClassifier(max_iter=100, max_leaf_nodes=15)",
+        "model": "HistGradientBoostingClassifier(max_iter=200, max_leaf_nodes=31, learning_rate=0.1)",
+        "threshold": best_cut,
+        "threshold_rule": "worst margin over the best peer" if peer_f1 else "mean page F1",
+        "peer_f1_train_pages": peer_f1,
+        "oof_page_f1_by_threshold": by_cut,
     }
-    return final, info
+    return final, best_cut, info
+
+
+def stack_context(pages: list[PageData], z_pages: list[np.ndarray]):
+    """Stage-2 rows of the labelled blocks: ``(Z, y, weight, groups, page_index)``; each row is
+    weighted by the square root of its block's length (page F1 counts tokens, not blocks)."""
+    zs, ys, ws, gs, owner = [], [], [], [], []
+    for k, (pd, z) in enumerate(zip(pages, z_pages)):
+        mask = pd.y != IGNORE
+        if not mask.any():
+            continue
+        chars = np.array([pd.analysis.blocks[i].chars for i in pd.analysis.candidates], dtype=np.float64)
+        zs.append(z[mask])
+        ys.append(pd.y[mask])
+        ws.append(np.sqrt(chars[mask] + 1.0))
+        gs.extend([pd.group] * int(mask.sum()))
+        owner.extend([k] * int(mask.sum()))
+    return np.vstack(zs), np.concatenate(ys).astype(np.int8), np.concatenate(ws), np.array(gs), np.array(owner)
 
 
 def balanced_sample(y: np.ndarray, max_samples: int, seed: int = SEED) -> np.ndarray:
@@ -262,7 +297,7 @@ def balanced_sample(y: np.ndarray, max_samples: int, seed: int = SEED) -> np.nda
 
 
 def fit(x: np.ndarray, y: np.ndarray, groups: np.ndarray, folds: int = 10, seed: int = SEED,
-        c_grid=(0.3, 1.0, 3.0), gamma_grid=(0.003, 0.01, 0.03), n_jobs: int = 2):
+        c_grid=(1.0, 3.0, 10.0), gamma_grid=(0.001, 0.003, 0.01), n_jobs: int = 2):
     """Grid search of C and gamma by grouped k-fold CV, refit on all rows.
 
     Returns:
@@ -302,6 +337,29 @@ def fit(x: np.ndarray, y: np.ndarray, groups: np.ndarray, folds: int = 10, seed:
     return search.best_estimator_, cv_info
 
 
+def peer_scores(datasets_dir: Path, split: dict, peers: list[str], limit: int | None = None) -> dict[str, float]:
+    """Best peer's macro token F1 per training dataset, on the training pages of the split.
+
+    Raises:
+        MissingPeerError: a peer is not installed.
+    """
+    from pagesieve.evaluation.peers import get_peer
+    from pagesieve.evaluation.runner import evaluate
+
+    extractors = {name: get_peer(name.strip()) for name in peers}
+    out: dict[str, float] = {}
+    for name in TRAIN_DATASETS:
+        ids = split["datasets"].get(name, {}).get("train", [])
+        if not ids:
+            continue
+        dataset = load_dataset(datasets_dir / name)
+        ids = ids[:limit] if limit else ids
+        scores = [evaluate(dataset, extractor, ids, name=peer).macro[2] for peer, extractor in extractors.items()]
+        out[name] = round(max(scores), 4)
+        print(f"  peers on {name} training pages: best F1 {out[name]}", file=sys.stderr)
+    return out
+
+
 def library_versions() -> dict:
     """Versions of the libraries the model depends on."""
     import lxml.etree
@@ -324,12 +382,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--datasets", type=Path, default=None, help="datasets folder (default: ../shared/datasets)")
     parser.add_argument("--out", type=Path, default=MODELS_DIR, help="where to write blocks.skops, training.json, split.json")
     parser.add_argument("--new-split", action="store_true", help="recompute models/split.json instead of reading it")
-    parser.add_argument("--max-samples", type=int, default=12000, help="rows in the balanced training sample (default 12000)")
+    parser.add_argument("--max-samples", type=int, default=20000, help="rows in the balanced SVM training sample (default 20000)")
     parser.add_argument("--cv-samples", type=int, default=6000, help="rows used for the C/gamma search (default 6000)")
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--no-context", action="store_true", help="stage 1 (the SVM) only")
+    parser.add_argument("--peers", default=None, help="comma-separated peers (trafilatura,readability) whose F1 on the "
+                        "training pages sets the stage-2 cut (needs pip install -e '.[peers]')")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -362,12 +422,16 @@ def main(args: argparse.Namespace) -> int:
     best.fit(x_s, y_s)
     context_info = None
     context = None
+    context_threshold = 0.5
     if not args.no_context:
         print("fitting the context stage", file=sys.stderr)
-        context, context_info = fit_two_stage(pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed)
+        peer_f1 = peer_scores(datasets_dir, split, args.peers.split(","), args.limit) if args.peers else None
+        context, context_threshold, context_info = fit_two_stage(
+            pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1)
     t_fit = time.perf_counter() - t1
     meta = {
         "features": list(FEATURE_NAMES),
+        "context_features": list(CONTEXT_FEATURE_NAMES),
         "datasets": sources,
         "rows_labelled": int(len(y)),
         "rows_content": int((y == 1).sum()),
@@ -381,7 +445,7 @@ def main(args: argparse.Namespace) -> int:
         "versions": library_versions(),
     }
     model_path = out / "blocks.skops"
-    save_model(BlockClassifier(estimator=best, meta=meta, context=context), model_path)
+    save_model(BlockClassifier(estimator=best, meta=meta, context=context, context_threshold=context_threshold), model_path)
     (out / "training.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {model_path}: CV F1 {cv_info['best_f1']} with {cv_info['best']}, {meta['support_vectors']} support vectors")
     return 0

