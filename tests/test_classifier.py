@@ -31,6 +31,15 @@ def test_fast_decision_equals_scikit_learn(model, example_rows):
     assert ((ours > 0) == (theirs > 0)).mean() > 0.98
 
 
+def test_fast_context_probability_equals_scikit_learn(model, example_page):
+    from pagesieve.context import context_features, tree_arrays
+
+    analysis = analyse(parse_html(example_page.read_bytes()))
+    z = context_features(tree_arrays(analysis.blocks), analysis.candidates, analysis.features, model.decision(analysis.features))
+    assert model._hgb is not None  # the fast path is in use for the shipped model
+    np.testing.assert_allclose(model._context_probability(z), model.context.predict_proba(z)[:, 1], rtol=1e-9, atol=1e-12)
+
+
 def test_shipped_model_is_rbf_svm_with_context_stage(model):
     svm = model.estimator.named_steps["svm"]
     assert svm.kernel == "rbf" and svm.class_weight == "balanced"

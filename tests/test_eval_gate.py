@@ -23,13 +23,13 @@ MARGIN = 0.02
 
 # Macro token F1 on the sample when pinned (pagesieve eval, same pages), less MARGIN.
 FLOORS = {
-    "big9": 0.0,
-    "cleaneval": 0.0,
-    "daniel": 0.0,
-    "dragnet": 0.0,
-    "l3s_gn1": 0.0,
-    "wcxb_dev": 0.0,
-    "zh_cwced": 0.0,
+    "big9": 0.931,  # measured 0.951
+    "cleaneval": 0.825,  # measured 0.845
+    "daniel": 0.940,  # measured 0.960
+    "dragnet": 0.880,  # measured 0.900
+    "l3s_gn1": 0.919,  # measured 0.939
+    "wcxb_dev": 0.907,  # measured 0.927
+    "zh_cwced": 0.879,  # measured 0.899
 }
 
 

@@ -65,9 +65,11 @@ class BlockClassifier:
     context: object | None = None
     context_threshold: float = 0.5
     _rbf: tuple | None = None
+    _hgb: tuple | None = None
 
     def __post_init__(self) -> None:
         self._rbf = _rbf_parts(self.estimator)
+        self._hgb = _hgb_parts(self.context)
 
     def decision(self, x: np.ndarray) -> np.ndarray:
         """Signed distance to the SVM margin for each row of ``x`` (shape ``(n,)``); > 0 is content.
@@ -98,6 +100,27 @@ class BlockClassifier:
                 out[start:start + DECISION_CHUNK] = d2 @ dual + intercept
         return out
 
+    def _context_probability(self, z: np.ndarray) -> np.ndarray:
+        """Stage-2 probability of content for each row of ``z``.
+
+        For a binary ``HistGradientBoostingClassifier`` without categorical features, the trees
+        are summed here through scikit-learn's compiled per-tree predictor, skipping the Python
+        wrapper around each of the 200 calls (a third of the time on a typical page); the result
+        equals ``predict_proba`` (the tests compare them). Any other estimator, or a
+        scikit-learn without that function, goes through ``predict_proba``.
+        """
+        fast = self._hgb
+        if fast is None:
+            return self.context.predict_proba(z)[:, 1]
+        predict_tree, trees, known, index_map, baseline = fast
+        z = np.ascontiguousarray(z, dtype=np.float64)
+        raw = np.full(len(z), baseline)
+        part = np.empty(len(z))
+        for nodes, left_bitsets in trees:
+            predict_tree(nodes, z, left_bitsets, known, index_map, 1, part)
+            raw += part
+        return 1.0 / (1.0 + np.exp(-raw))
+
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Stage 1 alone: boolean array, True where a row of ``x`` is main content."""
         return self.decision(x) > self.threshold
@@ -121,7 +144,7 @@ class BlockClassifier:
         else:
             z = context_features(tree, candidates, x, d)
             with _blas_controller().limit(limits=1):
-                score = self.context.predict_proba(z)[:, 1]
+                score = self._context_probability(z)
             keep = score > self.context_threshold
         if len(score) and not keep.any():
             keep = score >= score.max() - FALLBACK_MARGIN
@@ -152,6 +175,23 @@ def _rbf_parts(estimator) -> tuple | None:
         mean, scale, np.ascontiguousarray(sv.T), (sv * sv).sum(axis=1),
         svm.dual_coef_[0].astype(np.float32), float(svm.intercept_[0]), np.float32(svm._gamma),
     )
+
+
+def _hgb_parts(estimator) -> tuple | None:
+    """What :meth:`BlockClassifier._context_probability` needs from a fitted binary
+    ``HistGradientBoostingClassifier`` with no categorical features, or ``None``."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+        from sklearn.ensemble._hist_gradient_boosting._predictor import _predict_from_raw_data
+    except ImportError:  # a scikit-learn that moved its private predictor
+        return None
+    if not isinstance(estimator, HistGradientBoostingClassifier) or len(estimator.classes_) != 2:
+        return None
+    if getattr(estimator, "is_categorical_", None) is not None:
+        return None
+    known, index_map = estimator._bin_mapper.make_known_categories_bitsets()
+    trees = [(p[0].nodes, p[0].raw_left_cat_bitsets) for p in estimator._predictors]
+    return (_predict_from_raw_data, trees, known, index_map, float(np.ravel(estimator._baseline_prediction)[0]))
 
 
 def save_model(classifier: BlockClassifier, path: Path) -> None:
