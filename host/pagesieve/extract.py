@@ -18,7 +18,7 @@ from pagesieve.article.render import blocks_text, finish_html, prune
 from pagesieve.blocks import Block, segment
 from pagesieve.classifier import BlockClassifier, default_model
 from pagesieve.context import tree_arrays
-from pagesieve.features import block_features
+from pagesieve.features import FEATURE_NAMES, block_features
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
@@ -134,8 +134,6 @@ def headline_block(analysis: Analysis, keep: list[bool]) -> int | None:
     than the title; seed 001 §2.2.2's title relevance) closest before the first content block,
     within :data:`HEADLINE_LOOKBACK` candidates.
     """
-    from pagesieve.features import FEATURE_NAMES
-
     cand = analysis.candidates
     first = next((row for row, i in enumerate(cand) if keep[i]), None)
     if first is None:

@@ -31,7 +31,6 @@ import argparse
 import hashlib
 import json
 import platform
-import random
 import sys
 import time
 from dataclasses import dataclass
@@ -305,11 +304,8 @@ def fit(x: np.ndarray, y: np.ndarray, groups: np.ndarray, folds: int = 10, seed:
         and std F1 of the content class per grid point).
     """
     from sklearn.model_selection import GridSearchCV, GroupKFold
-    from sklearn.pipeline import Pipeline
-    from sklearn.preprocessing import StandardScaler
-    from sklearn.svm import SVC
 
-    pipe = Pipeline([("scale", StandardScaler()), ("svm", SVC(kernel="rbf", class_weight="balanced", cache_size=1000))])
+    pipe = svm_pipeline(c_grid[0], gamma_grid[0])  # C and gamma are set by the grid
     n_groups = len(set(groups.tolist()))
     cv = GroupKFold(n_splits=min(folds, n_groups))
     search = GridSearchCV(
