@@ -13,15 +13,17 @@ from pagesieve.page.preprocess import preprocess
 # Page 1 of Figure 2. The figure shows "a part of" the page; Table 3 counts one <img> in the
 # fifth block, so the rebuilt page carries one there. Full-width colons as in the original
 # Chinese text (the converted seed renders them as ": ").
-FIGURE_2_PAGE_1 = """<html><body>
-<div><ul>
+FIGURE_2_NAV = """<div><ul>
 <li><a>中国</a></li>
 <li><a>国际</a></li>
 <li><a>军事</a></li>
 <li><a>观点</a></li>
 <li><a>专题</a></li>
 </ul></div>
-<div>本文系转载, 不代表参考消息网的观点。参考消息网对其文字、图片与其他内容的真实性、及时性、完整性和准确性以及其权利属性均不作任何保证和承诺, 请读者和相关方自行核实。</div>
+"""
+
+FIGURE_2_PAGE_1 = """<html><body>
+""" + FIGURE_2_NAV + """<div>本文系转载, 不代表参考消息网的观点。参考消息网对其文字、图片与其他内容的真实性、及时性、完整性和准确性以及其权利属性均不作任何保证和承诺, 请读者和相关方自行核实。</div>
 <div>
 <span>来源：新华社</span>
 <span>责任编辑：张越</span>

@@ -5,17 +5,10 @@ from __future__ import annotations
 from pagesieve.page.html import parse_html
 from pagesieve.templates.library import TemplateLibrary, page_leaves, similar
 
-from test_seed000 import FIGURE_2_PAGE_1
+from test_seed000 import FIGURE_2_NAV, FIGURE_2_PAGE_1
 
 FIGURE_2_PAGE_2 = """<html><body>
-<div><ul>
-<li><a>中国</a></li>
-<li><a>国际</a></li>
-<li><a>军事</a></li>
-<li><a>观点</a></li>
-<li><a>专题</a></li>
-</ul></div>
-<div>有消息称...</div>
+""" + FIGURE_2_NAV + """<div>有消息称...</div>
 <div>
 <span>来源：新华社</span>
 <span>责任编辑：王兵</span>
