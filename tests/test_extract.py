@@ -110,3 +110,15 @@ def test_page_without_text_gets_an_empty_article():
 def test_analyse_has_a_row_per_candidate(example_page):
     analysis = analyse(parse_html(example_page.read_bytes()))
     assert analysis.features.shape[0] == len(analysis.candidates) > 10
+
+
+def test_snapshot_page_gets_the_same_article(example_page):
+    """A browser snapshot of the example page gives the article of its HTML, naming the same nodes."""
+    from pagesieve.extract import extract_page
+
+    html_article = extract(example_page.read_bytes(), url=URL)
+    snapshot = page_to_snapshot(parse_html(example_page.read_bytes(), url=URL))
+    snap_article = extract_page(parse_snapshot(snapshot))
+    assert snap_article.text == html_article.text
+    assert snap_article.content_ids == html_article.content_ids
+    assert snap_article.noise_ids == html_article.noise_ids
