@@ -10,8 +10,8 @@ smoothing in every denominator::
     R5 = innerLinkLen / (innerLen + 1)       link density inside the block
 
 "inner" counts a block's own content (nested blocks excluded), "outer" the whole page.
-The others, each kept because it raised held-out F1 (``pagesieve train`` prints the CV score,
-``models/README.md`` records it):
+The others were added in groups, each group kept because held-out F1 rose with it
+(``models/README.md`` records the figures):
 
 * text density and composite text density of the block's subtree (CETD: Sun, Sun & Chen,
   "DOM Based Content Extraction via Text Density", SIGIR 2011, eq. 1 and 4);
