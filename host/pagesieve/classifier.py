@@ -37,6 +37,12 @@ MODEL_FORMAT = 2
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "blocks.skops"
 """The default model, shipped inside the package (copied from ``models/`` at the repo root)."""
 
+SURE_NOISE_DECISION = -2.0
+"""SVM decision below which a block is noise without asking the context stage. On 300 held-out
+pages (dragnet, wcxb_dev, l3s_gn1, daniel, big9) 44 % of the blocks fall below it, and the
+context stage kept 274 of their characters out of 1.35 million kept in all: skipping them saves
+almost half of the context stage's time for no measurable change in F1."""
+
 DECISION_CHUNK = 256
 """Rows of the kernel matrix computed at once (256 x ~3,000 support vectors x 4 bytes = 3 MB)."""
 
@@ -135,7 +141,8 @@ class BlockClassifier:
 
         Returns:
             ``(keep, score)``: boolean ``(n,)``, and the score it was cut from (stage-2
-            probability, or the SVM decision without a context stage). When no block passes
+            probability, 0 for blocks under :data:`SURE_NOISE_DECISION`; or the SVM decision
+            without a context stage). When no block passes
             the cut, the blocks within :data:`FALLBACK_MARGIN` of the best score are kept: a
             reader asked for an article, and an empty one is never the better answer.
         """
@@ -144,8 +151,11 @@ class BlockClassifier:
             keep, score = d > self.threshold, d
         else:
             z = context_features(tree, candidates, x, d)
-            with _blas_controller().limit(limits=1):
-                score = self._context_probability(z)
+            score = np.zeros(len(d))
+            judged = d >= SURE_NOISE_DECISION
+            if judged.any():
+                with _blas_controller().limit(limits=1):
+                    score[judged] = self._context_probability(z[judged])
             keep = score > self.context_threshold
         if len(score) and not keep.any():
             keep = score >= score.max() - FALLBACK_MARGIN
