@@ -149,10 +149,12 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
             text = element.text
             if text:
                 block.pieces.append(text)
-                n = _visible_len(text)
-                block.chars += n
-                if in_link:
-                    block.link_chars += n
+                words = text.split()  # inlined _visible_len: this loop runs per element
+                if words:
+                    n = sum(map(len, words)) + len(words) - 1
+                    block.chars += n
+                    if in_link:
+                        block.link_chars += n
         else:
             stack.pop()
             tail = element.tail
@@ -160,10 +162,12 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
                 block_index, in_link, _depth, _pre = stack[-1]
                 block = blocks[block_index]
                 block.pieces.append(tail)
-                n = _visible_len(tail)
-                block.chars += n
-                if in_link:
-                    block.link_chars += n
+                words = tail.split()
+                if words:
+                    n = sum(map(len, words)) + len(words) - 1
+                    block.chars += n
+                    if in_link:
+                        block.link_chars += n
     # Subtree totals, children before parents (children have larger indices).
     for block in blocks:
         block.sub_chars = block.chars
