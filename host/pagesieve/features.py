@@ -87,6 +87,8 @@ STOP_WORDS = frozenset(
 )
 """English function words (a short list: the feature is a density, not a filter)."""
 
+_is_stop_word = STOP_WORDS.__contains__
+
 TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("tag_p", frozenset({"p"})),
     ("tag_h1", frozenset({"h1"})),
@@ -379,10 +381,10 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         n_tokens = len(tokens)
         if text.isascii():
             cjk = 0
-            stop = sum(1 for t in tokens if t in STOP_WORDS)
+            stop = sum(map(_is_stop_word, tokens))
         else:
             cjk = len(_CJK_RE.findall(text))
-            stop = sum(1 for t in tokens if t in STOP_WORDS) if cjk < n_tokens else 0
+            stop = sum(map(_is_stop_word, tokens)) if cjk < n_tokens else 0
         chars1 = b.chars + 1
         overlap = len(title_tokens.intersection(tokens)) / len(title_tokens) if title_tokens else 0.0
         tags = [0.0] * n_tag_groups

@@ -100,8 +100,11 @@ def preprocess(page: Page) -> Page:
             doomed.append(element)
         elif tag in UNWRAPPED_TAGS:
             to_unwrap.append(element)
-        elif is_hidden(element, styles):
-            doomed.append(element)
+        elif styles is not None:
+            if is_hidden(element, styles):
+                doomed.append(element)
+        elif element.get("hidden") is not None or ((style := element.get("style")) and _HIDDEN_STYLE.search(style)):
+            doomed.append(element)  # is_hidden() without a snapshot's styles, inlined: runs per element
     for element in doomed:
         remove_keep_tail(element)
     for element in to_unwrap:
