@@ -184,3 +184,15 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
             parent.sub_links += block.sub_links
             parent.sub_images += block.sub_images
     return blocks
+
+
+def subtree_ends(blocks: list[Block]) -> list[int]:
+    """Per block, the index of the last block inside it: block ``k``'s subtree is the blocks
+    ``k .. ends[k]``, because blocks are numbered in document order. O(number of blocks)."""
+    ends = list(range(len(blocks)))
+    for i in range(len(blocks) - 1, 0, -1):
+        p = blocks[i].parent
+        if p >= 0 and ends[i] > ends[p]:
+            ends[p] = ends[i]
+    return ends
+

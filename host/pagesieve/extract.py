@@ -15,7 +15,7 @@ import numpy as np
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
-from pagesieve.blocks import Block, segment
+from pagesieve.blocks import Block, segment, subtree_ends
 from pagesieve.classifier import BlockClassifier, default_model
 from pagesieve.context import tree_arrays
 from pagesieve.features import FEATURE_NAMES, block_features
@@ -93,11 +93,7 @@ def complete_structures(blocks: list[Block], keep: list[bool]) -> None:
     figure's caption with its image for the same reason (``_cleanConditionally`` spares figures).
     """
     n = len(blocks)
-    last = list(range(n))
-    for i in range(n - 1, 0, -1):
-        p = blocks[i].parent
-        if p >= 0 and last[i] > last[p]:
-            last[p] = last[i]
+    last = subtree_ends(blocks)
     with_text = [i for i in range(n) if blocks[i].chars > 0 or blocks[i].images > 0]
     for b in blocks:
         parts = STRUCTURE_PARTS.get(b.element.tag)

@@ -48,7 +48,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pagesieve.blocks import Block
+from pagesieve.blocks import Block, subtree_ends
 
 TOKEN_RE = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
@@ -220,12 +220,7 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
             score[j] *= 1.0 - b.sub_link_chars / max(b.sub_chars, 1)
             if score[j] > best_score:
                 best, best_score = j, score[j]
-    # subtree of block k = indices k .. last[k] (blocks are in document order)
-    last = list(range(n))
-    for i in range(n - 1, 0, -1):
-        p = blocks[i].parent
-        if p >= 0 and last[i] > last[p]:
-            last[p] = last[i]
+    last = subtree_ends(blocks)
     in_top = [False] * n
     in_selected = [False] * n
     if best_score > float("-inf"):
