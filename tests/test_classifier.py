@@ -1,16 +1,24 @@
-"""The block classifier: fast decision = scikit-learn's, safe loading, reproducible training."""
+"""The block classifier: compiled arrays = scikit-learn's estimators, safe loading, no
+scikit-learn at run time, reproducible training."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from pagesieve.classifier import BlockClassifier, default_model, load_model, save_model
+from pagesieve.classifier import default_model
+from pagesieve.context import context_features, tree_arrays
 from pagesieve.errors import ModelError
 from pagesieve.extract import analyse
+from pagesieve.model_store import (
+    SHIPPED_MODEL, FittedModel, compiled_path, load_fitted, load_model, save_model,
+)
 from pagesieve.page.html import parse_html
 
 
@@ -20,50 +28,119 @@ def model():
 
 
 @pytest.fixture(scope="module")
-def example_rows(example_page):
-    return analyse(parse_html(example_page.read_bytes())).features
+def fitted():
+    return load_fitted(SHIPPED_MODEL)
 
 
-def test_fast_decision_equals_scikit_learn(model, example_rows):
+@pytest.fixture(scope="module")
+def example_analysis(example_page):
+    return analyse(parse_html(example_page.read_bytes()))
+
+
+@pytest.fixture(scope="module")
+def example_rows(example_analysis):
+    return example_analysis.features
+
+
+def test_shipped_twin_was_compiled_from_the_shipped_archive(model, fitted, example_rows):
+    """The .npz beside blocks.skops matches it: same hash (else load_model would have compiled
+    the archive itself) and the same decisions."""
+    import hashlib
+
+    with np.load(compiled_path(SHIPPED_MODEL), allow_pickle=False) as data:
+        assert str(data["source_sha256"]) == hashlib.sha256(SHIPPED_MODEL.read_bytes()).hexdigest()
+    np.testing.assert_allclose(model.decision(example_rows), fitted.estimator.decision_function(example_rows), atol=1e-2)
+
+
+def test_fast_decision_equals_scikit_learn(model, fitted, example_rows):
     ours = model.decision(example_rows)
-    theirs = model.estimator.decision_function(example_rows)
-    np.testing.assert_allclose(ours, theirs, atol=1e-2)  # single precision, see decision()
+    theirs = fitted.estimator.decision_function(example_rows)
+    np.testing.assert_allclose(ours, theirs, atol=1e-2)  # single precision, see SvmArrays.decision
     assert ((ours > 0) == (theirs > 0)).mean() > 0.98
 
 
-def test_fast_context_probability_equals_scikit_learn(model, example_page):
-    from pagesieve.context import context_features, tree_arrays
+def test_compiled_forest_equals_scikit_learn(model, fitted, example_analysis):
+    a = example_analysis
+    z = context_features(tree_arrays(a.blocks), a.candidates, a.features, model.decision(a.features))
+    assert len(z) > 20
+    theirs = fitted.context.predict_proba(z)[:, 1]
+    np.testing.assert_allclose(model.context.probability(z), theirs, rtol=1e-9, atol=1e-12)
+    # missing values follow each node's learned direction, as in scikit-learn
+    holes = z.copy()
+    holes[::3, ::2] = np.nan
+    np.testing.assert_allclose(model.context.probability(holes), fitted.context.predict_proba(holes)[:, 1], rtol=1e-9, atol=1e-12)
 
-    analysis = analyse(parse_html(example_page.read_bytes()))
-    z = context_features(tree_arrays(analysis.blocks), analysis.candidates, analysis.features, model.decision(analysis.features))
-    assert model._hgb is not None  # the fast path is in use for the shipped model
-    np.testing.assert_allclose(model._context_probability(z), model.context.predict_proba(z)[:, 1], rtol=1e-9, atol=1e-12)
+
+def test_compiled_forest_on_real_pages(model, fitted, datasets_dir):
+    """Equal to predict_proba on every block of real pages (the sure-noise ones too)."""
+    from pagesieve.evaluation.datasets import load_dataset, read_page
+
+    dataset = load_dataset(datasets_dir / "dragnet")
+    for page_id in dataset.ids[:5]:
+        a = analyse(parse_html(read_page(dataset, page_id)))
+        z = context_features(tree_arrays(a.blocks), a.candidates, a.features, model.decision(a.features))
+        np.testing.assert_allclose(model.context.probability(z), fitted.context.predict_proba(z)[:, 1], rtol=1e-9, atol=1e-12)
 
 
-def test_shipped_model_is_rbf_svm_with_context_stage(model):
-    svm = model.estimator.named_steps["svm"]
+def test_shipped_model_is_rbf_svm_with_context_stage(model, fitted):
+    svm = fitted.estimator.named_steps["svm"]
     assert svm.kernel == "rbf" and svm.class_weight == "balanced"
-    assert model.context is not None
+    assert model.context is not None and fitted.context is not None
     cv = model.meta["cv"]
     assert cv["folds"] == 10 and {"C", "gamma"} <= set(cv["best"])
 
 
-def test_save_and_load_round_trip(tmp_path, model, example_rows):
+def test_extraction_does_not_import_scikit_learn(example_page):
+    """The host runs on the compiled arrays: scikit-learn and skops stay out of the process."""
+    code = (
+        "import sys; from pagesieve.extract import extract; "
+        f"a = extract(open({str(example_page)!r}, 'rb').read()); assert a.text; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'skops', 'scipy'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_save_and_load_round_trip(tmp_path, model, fitted, example_rows):
     path = tmp_path / "m.skops"
-    save_model(model, path)
+    save_model(fitted, path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "m.skops"]  # no temp file left
+    assert path.stat().st_mode & 0o777 == 0o644
     again = load_model(path)
     np.testing.assert_allclose(again.decision(example_rows), model.decision(example_rows))
     assert again.context_threshold == model.context_threshold
-    assert [p.name for p in tmp_path.iterdir()] == ["m.skops"]  # no temp file left behind
-    assert path.stat().st_mode & 0o777 == 0o644
+    alone = load_model(compiled_path(path))  # the compiled file on its own
+    np.testing.assert_allclose(alone.decision(example_rows), model.decision(example_rows))
 
 
-def test_model_trained_on_other_features_is_refused(tmp_path, model):
-    meta = dict(model.meta, features=["r1", "r2"])
+def test_stale_or_broken_twin_is_not_used(tmp_path, fitted, example_rows):
+    """A twin from another archive, or a damaged one, is ignored: the archive is compiled."""
+    path = tmp_path / "m.skops"
+    save_model(fitted, path)
+    other = FittedModel(estimator=fitted.estimator, meta=fitted.meta, threshold=1.5, context=None)
+    save_model(other, tmp_path / "other.skops")
+    shutil.copy(tmp_path / "other.npz", compiled_path(path))  # twin of another archive
+    assert load_model(path).context is not None and load_model(path).threshold == fitted.threshold
+    compiled_path(path).write_bytes(b"garbage")
+    assert load_model(path).context is not None
+    with pytest.raises(ModelError, match="not a compiled"):
+        load_model(compiled_path(path))
+
+
+def test_model_trained_on_other_features_is_refused(tmp_path, fitted):
+    meta = dict(fitted.meta, features=["r1", "r2"])
     path = tmp_path / "old.skops"
-    save_model(BlockClassifier(estimator=model.estimator, meta=meta, context=model.context), path)
+    save_model(FittedModel(estimator=fitted.estimator, meta=meta, context=fitted.context), path)
     with pytest.raises(ModelError, match="other features"):
         load_model(path)
+    with pytest.raises(ModelError, match="other features"):
+        load_fitted(path)
+
+
+def test_unsupported_estimator_is_refused_before_writing(tmp_path, fitted):
+    with pytest.raises(ModelError, match="Pipeline"):
+        save_model(FittedModel(estimator=fitted.context, meta=fitted.meta), tmp_path / "x.skops")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_missing_and_corrupt_model_files(tmp_path):
@@ -94,9 +171,9 @@ def test_training_is_reproducible(tmp_path, datasets_dir):
     assert m1.meta["cv"]["best"] == m2.meta["cv"]["best"]
 
 
-def test_fast_decision_on_extreme_rows_takes_the_safe_path(model):
+def test_fast_decision_on_extreme_rows_takes_the_safe_path(model, fitted):
     """Rows far outside the training range would overflow exp(2 g z.s) in float32."""
     rows = np.random.default_rng(1).normal(size=(300, len(model.meta["features"]))) * 50
     ours = model.decision(rows)
     assert np.isfinite(ours).all()
-    np.testing.assert_allclose(ours, model.estimator.decision_function(rows), atol=1e-2)
+    np.testing.assert_allclose(ours, fitted.estimator.decision_function(rows), atol=1e-2)

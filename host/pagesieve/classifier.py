@@ -2,40 +2,27 @@
 
 Stage 1, as in Yan & Wang 2020 (seed 000 §6): an SVM with a radial basis kernel, classes
 balanced, C and gamma chosen by 10-fold cross-validation (see :mod:`pagesieve.training.train`).
-The estimator is a scikit-learn ``Pipeline(StandardScaler, SVC)``; label 1 is main content.
+It is trained as a scikit-learn ``Pipeline(StandardScaler, SVC)``; label 1 is main content.
 
-Stage 2 (ours, optional in the file): a gradient-boosted tree model over
-:mod:`pagesieve.context` features, i.e. each block's SVM decision seen together with its
-neighbours' and its region's. On held-out pages it raised macro token F1 over the SVM alone
-by 0.014 to 0.046 on five datasets and lowered it by under 0.01 on cleaneval and wcxb_dev
-(``models/README.md`` has the table).
+Stage 2 (ours, optional): a gradient-boosted tree model (``HistGradientBoostingClassifier``)
+over :mod:`pagesieve.context` features, i.e. each block's SVM decision seen together with its
+neighbours' and its region's (``models/README.md`` has what it gains).
 
-Model files are skops archives: loading checks every type in the file against an allow-list
-and never unpickles arbitrary code. The feature list is stored beside the estimator, and a
-model whose features differ from this version's :data:`~pagesieve.features.FEATURE_NAMES` is
-refused with :class:`~pagesieve.errors.ModelError` instead of silently mis-classifying.
+At run time neither scikit-learn nor skops is imported: importing scikit-learn alone costs
+about 85 MB of memory and a second of start-up, more than the whole extractor. The fitted
+estimators are *compiled* into plain arrays (:class:`SvmArrays`, :class:`ForestArrays`) that
+numpy evaluates with the same results; :mod:`pagesieve.model_store` writes them beside the
+skops archive, which stays the model of record (see there).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
-from pagesieve.errors import ModelError
-from pagesieve.context import CONTEXT_FEATURE_NAMES, context_features
-from pagesieve.features import FEATURE_NAMES
-
-MODEL_FORMAT = 2
-"""Version of the model file layout (estimator + ``meta`` dict)."""
-
-SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "blocks.skops"
-"""The default model, shipped inside the package (copied from ``models/`` at the repo root)."""
+from pagesieve.context import context_features
 
 SURE_NOISE_DECISION = -2.0
 """SVM decision below which a block is noise without asking the context stage. On 300 held-out
@@ -50,39 +37,44 @@ FALLBACK_MARGIN = 0.15
 """Score distance from the best block within which blocks are kept when none passes the cut
 (on wcxb_dev, pages whose best block scored just under the cut otherwise got an empty article)."""
 
-_TRUSTED_PREFIXES = ("sklearn.", "numpy.", "scipy.", "builtins.")
-
 
 @dataclass(slots=True)
-class BlockClassifier:
-    """A fitted block classifier and what it was trained on.
+class SvmArrays:
+    """A fitted ``Pipeline(StandardScaler, SVC(kernel="rbf"))`` with two classes, as arrays.
 
     Attributes:
-        estimator: a fitted scikit-learn estimator with ``decision_function``.
-        meta: training facts (feature names, data, CV scores, library versions).
-        threshold: decision value from which a block is content (0 for the SVM margin), used
-            when there is no context stage.
-        context: the fitted stage-2 estimator (``predict_proba``) or ``None``.
-        context_threshold: stage-2 probability above which a block is content.
+        mean, scale: the scaler's ``(n_features,)`` mean and scale (z = (x - mean) / scale).
+        support: ``(n_sv, n_features)`` support vectors (scaled space), float64.
+        dual: ``(n_sv,)`` dual coefficients (alpha_i y_i). intercept: the bias b.
+        gamma: the RBF width; K(z, s) = exp(-gamma |z - s|^2).
+
+    The decision is ``sum_i dual_i K(z, s_i) + b`` (libsvm; Chang & Lin 2011, §4).
     """
 
-    estimator: object
-    meta: dict
-    threshold: float = 0.0
-    context: object | None = None
-    context_threshold: float = 0.5
-    _rbf: tuple | None = None
-    _hgb: tuple | None = None
+    mean: np.ndarray
+    scale: np.ndarray
+    support: np.ndarray
+    dual: np.ndarray
+    intercept: float
+    gamma: float
+    _fast: tuple = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
-        self._rbf = _rbf_parts(self.estimator)
-        self._hgb = _hgb_parts(self.context)
+        sv, g = self.support, self.gamma
+        sv_sq = (sv * sv).sum(axis=1)
+        self._fast = (
+            np.ascontiguousarray((2.0 * g * sv.T).astype(np.float32)),
+            (np.exp(-g * sv_sq) * self.dual).astype(np.float32),
+            np.ascontiguousarray(sv.T.astype(np.float32)),
+            sv_sq.astype(np.float32),
+            self.dual.astype(np.float32),
+            np.float32(g),
+        )
 
     def decision(self, x: np.ndarray) -> np.ndarray:
-        """Signed distance to the SVM margin for each row of ``x`` (shape ``(n,)``); > 0 is content.
+        """Signed distance to the margin for each row of ``x`` (``(n, n_features)`` -> ``(n,)``).
 
-        For a ``Pipeline(StandardScaler, SVC(kernel="rbf"))`` the kernel expansion is computed
-        here from one single-precision matrix product, as
+        Computed from one single-precision matrix product, as
         ``exp(-g|z|^2) * sum_i (alpha_i exp(-g|s_i|^2)) exp(2g z.s_i)`` (the factors of
         ``exp(-g|z - s|^2)``; the difference form is used where ``exp(2g z.s)`` would overflow):
         ``SVC.decision_function`` to within 0.01 on margins of a few units (the tests compare
@@ -91,11 +83,9 @@ class BlockClassifier:
         """
         if len(x) == 0:
             return np.zeros(0)
-        if self._rbf is None:
-            return self.estimator.decision_function(x)
-        mean, scale, sv_scaled_t, sv_weight, sv_t, sv_sq, dual, intercept, gamma = self._rbf
-        z = (x - mean) / scale
-        row_factor = np.exp(-gamma * (z * z).sum(axis=1))
+        sv_scaled_t, sv_weight, sv_t, sv_sq, dual, gamma = self._fast
+        z = (x - self.mean) / self.scale
+        row_factor = np.exp(-self.gamma * (z * z).sum(axis=1))
         z32 = z.astype(np.float32)
         out = np.empty(len(z))
         # One BLAS thread: a page's product is small, and OpenBLAS threads spinning against
@@ -103,40 +93,98 @@ class BlockClassifier:
         # Rows go in chunks so that a page of 10,000 blocks needs a few MB, not a few hundred.
         with _blas_controller().limit(limits=1, user_api="blas"):
             for start in range(0, len(z), DECISION_CHUNK):
-                part = z32[start:start + DECISION_CHUNK]
+                stop = start + DECISION_CHUNK
+                part = z32[start:stop]
                 g = part @ sv_scaled_t  # 2 gamma z.s
                 if g.max(initial=0.0) < 80.0:
-                    # exp(-gamma |z - s|^2) = exp(-gamma |z|^2) exp(-gamma |s|^2) exp(2 gamma z.s)
                     np.exp(g, out=g)
-                    out[start:start + DECISION_CHUNK] = row_factor[start:start + DECISION_CHUNK] * (g @ sv_weight)
+                    out[start:stop] = row_factor[start:stop] * (g @ sv_weight)
                 else:  # exp(2 gamma z.s) would overflow float32: the difference form
                     d2 = (part * part).sum(axis=1)[:, None] + sv_sq[None, :] - 2.0 * (part @ sv_t)
                     np.maximum(d2, 0.0, out=d2)
                     np.multiply(d2, -gamma, out=d2)
                     np.exp(d2, out=d2)
-                    out[start:start + DECISION_CHUNK] = d2 @ dual
-        return out + intercept
+                    out[start:stop] = d2 @ dual
+        return out + self.intercept
 
-    def _context_probability(self, z: np.ndarray) -> np.ndarray:
-        """Stage-2 probability of content for each row of ``z``.
 
-        For a binary ``HistGradientBoostingClassifier`` without categorical features, the trees
-        are summed here through scikit-learn's compiled per-tree predictor, skipping the Python
-        wrapper around each of the 200 calls (a third of the time on a typical page); the result
-        equals ``predict_proba`` (the tests compare them). Any other estimator, or a
-        scikit-learn without that function, goes through ``predict_proba``.
+@dataclass(slots=True)
+class ForestArrays:
+    """A fitted binary ``HistGradientBoostingClassifier`` (numeric features only) as arrays.
+
+    All trees' nodes are laid end to end. Attributes:
+        feature: ``(n_nodes,)`` feature tested at each node (0 at leaves).
+        threshold: ``(n_nodes,)`` go right iff ``x[feature] > threshold`` (+inf at leaves, so a
+            leaf never moves).
+        missing_left: ``(n_nodes,)`` where a missing (NaN) value goes.
+        children: ``(2 * n_nodes,)``: ``children[2k]`` left, ``children[2k + 1]`` right child of
+            node k (a leaf is its own child).
+        value: ``(n_nodes,)`` leaf values (raw log-odds contributions).
+        roots: ``(n_trees,)`` root node of each tree, deepest tree first.
+        active: number of trees still deeper than each level (so level ``s`` only walks
+            ``roots[:active[s]]``); its length is the depth of the deepest tree.
+        baseline: the raw prediction before any tree.
+
+    The probability of content is ``1 / (1 + exp(-(baseline + sum of leaf values)))``, as in
+    scikit-learn's ``predict_proba`` for the binary log loss.
+    """
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    missing_left: np.ndarray
+    children: np.ndarray
+    value: np.ndarray
+    roots: np.ndarray
+    active: np.ndarray
+    baseline: float
+
+    def probability(self, z: np.ndarray) -> np.ndarray:
+        """Probability of content for each row of ``z`` (``(n, n_features)`` -> ``(n,)``).
+
+        All trees descend together, one level per step, as gathers over an ``(n, n_trees)``
+        matrix of node numbers; trees shallower than the level are left out of the step. On
+        real pages this is a little faster than calling scikit-learn's compiled per-tree
+        predictor 200 times, and equal to it (the tests compare them).
         """
-        fast = self._hgb
-        if fast is None:
-            return self.context.predict_proba(z)[:, 1]
-        predict_tree, trees, known, index_map, baseline = fast
+        n, width = z.shape
+        if n == 0:
+            return np.zeros(0)
         z = np.ascontiguousarray(z, dtype=np.float64)
-        raw = np.full(len(z), baseline)
-        part = np.empty(len(z))
-        for nodes, left_bitsets in trees:
-            predict_tree(nodes, z, left_bitsets, known, index_map, 1, part)
-            raw += part
+        flat = z.ravel()
+        row_start = (np.arange(n, dtype=np.intp) * width)[:, None]
+        has_missing = bool(np.isnan(flat).any())
+        node = np.empty((n, len(self.roots)), dtype=np.intp)
+        node[:] = self.roots
+        for k in self.active:
+            live = node[:, :k]
+            values = flat[row_start + self.feature[live]]
+            go_right = values > self.threshold[live]
+            if has_missing:
+                go_right |= np.isnan(values) & ~self.missing_left[live]
+            node[:, :k] = self.children[2 * live + go_right]
+        raw = self.baseline + self.value[node].sum(axis=1)
         return 1.0 / (1.0 + np.exp(-raw))
+
+
+@dataclass(slots=True)
+class BlockClassifier:
+    """A fitted block classifier (both stages as arrays) and what it was trained on.
+
+    Attributes:
+        svm: stage 1. meta: training facts (feature names, data, CV scores, library versions).
+        threshold: SVM decision from which a block is content when there is no context stage.
+        context: stage 2 or ``None``. context_threshold: its probability cut.
+    """
+
+    svm: SvmArrays
+    meta: dict
+    threshold: float = 0.0
+    context: ForestArrays | None = None
+    context_threshold: float = 0.5
+
+    def decision(self, x: np.ndarray) -> np.ndarray:
+        """Stage 1 decision for each row of ``x`` (``(n, N_FEATURES)`` -> ``(n,)``); > 0 is content."""
+        return self.svm.decision(x)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Stage 1 alone: boolean array, True where a row of ``x`` is main content."""
@@ -152,9 +200,9 @@ class BlockClassifier:
         Returns:
             ``(keep, score)``: boolean ``(n,)``, and the score it was cut from (stage-2
             probability, 0 for blocks under :data:`SURE_NOISE_DECISION`; or the SVM decision
-            without a context stage). When no block passes
-            the cut, the blocks within :data:`FALLBACK_MARGIN` of the best score are kept: a
-            reader asked for an article, and an empty one is never the better answer.
+            without a context stage). When no block passes the cut, the blocks within
+            :data:`FALLBACK_MARGIN` of the best score are kept: a reader asked for an article,
+            and an empty one is never the better answer.
         """
         d = self.decision(x)
         if self.context is None or len(d) == 0:
@@ -164,8 +212,7 @@ class BlockClassifier:
             score = np.zeros(len(d))
             judged = d >= SURE_NOISE_DECISION
             if judged.any():
-                with _blas_controller().limit(limits=1):
-                    score[judged] = self._context_probability(z[judged])
+                score[judged] = self.context.probability(z[judged])
             keep = score > self.context_threshold
         if len(score) and not keep.any():
             keep = score >= score.max() - FALLBACK_MARGIN
@@ -180,110 +227,8 @@ def _blas_controller():
     return ThreadpoolController()
 
 
-def _rbf_parts(estimator) -> tuple | None:
-    """The arrays of a fitted ``Pipeline(StandardScaler, SVC(rbf))`` for :meth:`BlockClassifier.decision`,
-    or ``None`` for any other estimator (then scikit-learn's own ``decision_function`` is used)."""
-    steps = getattr(estimator, "named_steps", None)
-    if not steps or set(steps) != {"scale", "svm"}:
-        return None
-    scaler, svm = steps["scale"], steps["svm"]
-    if getattr(svm, "kernel", None) != "rbf" or len(getattr(svm, "classes_", ())) != 2:
-        return None
-    sv = np.asarray(svm.support_vectors_, dtype=np.float64)
-    gamma = float(svm._gamma)
-    dual = svm.dual_coef_[0]
-    sv_sq = (sv * sv).sum(axis=1)
-    mean = scaler.mean_ if scaler.with_mean else 0.0
-    scale = scaler.scale_ if scaler.with_std else 1.0
-    return (
-        mean, scale,
-        np.ascontiguousarray((2.0 * gamma * sv.T).astype(np.float32)),
-        (np.exp(-gamma * sv_sq) * dual).astype(np.float32),
-        np.ascontiguousarray(sv.T.astype(np.float32)), sv_sq.astype(np.float32), dual.astype(np.float32),
-        float(svm.intercept_[0]), np.float32(gamma),
-    )
-
-
-def _hgb_parts(estimator) -> tuple | None:
-    """What :meth:`BlockClassifier._context_probability` needs from a fitted binary
-    ``HistGradientBoostingClassifier`` with no categorical features, or ``None``."""
-    try:
-        from sklearn.ensemble import HistGradientBoostingClassifier
-        from sklearn.ensemble._hist_gradient_boosting._predictor import _predict_from_raw_data
-    except ImportError:  # a scikit-learn that moved its private predictor
-        return None
-    if not isinstance(estimator, HistGradientBoostingClassifier) or len(estimator.classes_) != 2:
-        return None
-    if getattr(estimator, "is_categorical_", None) is not None:
-        return None
-    known, index_map = estimator._bin_mapper.make_known_categories_bitsets()
-    trees = [(p[0].nodes, p[0].raw_left_cat_bitsets) for p in estimator._predictors]
-    return (_predict_from_raw_data, trees, known, index_map, float(np.ravel(estimator._baseline_prediction)[0]))
-
-
-def save_model(classifier: BlockClassifier, path: Path) -> None:
-    """Write ``classifier`` to ``path`` as a skops archive, atomically (temp file + rename)."""
-    import skops.io as sio
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "format": MODEL_FORMAT,
-        "estimator": classifier.estimator,
-        "meta_json": json.dumps(classifier.meta, sort_keys=True),
-        "threshold": float(classifier.threshold),
-        "context": classifier.context,
-        "context_threshold": float(classifier.context_threshold),
-    }
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    os.close(fd)
-    try:
-        sio.dump(payload, tmp)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a model file is not a secret
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def load_model(path: Path | str | None = None) -> BlockClassifier:
-    """Load a model written by :func:`save_model` (default: the shipped model).
-
-    Raises:
-        ModelError: the file is missing, is not a skops archive, holds a type outside
-            scikit-learn/numpy/scipy, or was trained on other features.
-    """
-    import skops.io as sio
-
-    path = Path(path) if path is not None else SHIPPED_MODEL
-    if not path.is_file():
-        raise ModelError(f"model file not found: {path} (run `pagesieve train` to build one)")
-    try:
-        untrusted = sio.get_untrusted_types(file=path)
-        bad = [t for t in untrusted if not t.startswith(_TRUSTED_PREFIXES)]
-        if bad:
-            raise ModelError(f"model file {path} holds types outside scikit-learn/numpy/scipy: {bad[:3]}")
-        payload = sio.load(path, trusted=untrusted)
-    except ModelError:
-        raise
-    except Exception as exc:  # skops raises many types for a corrupt archive
-        raise ModelError(f"model file {path} could not be read: {exc}") from exc
-    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
-        raise ModelError(f"model file {path} is not a pagesieve model of format {MODEL_FORMAT}")
-    meta = json.loads(payload["meta_json"])
-    if tuple(meta.get("features", ())) != FEATURE_NAMES or (
-        payload.get("context") is not None and tuple(meta.get("context_features", ())) != CONTEXT_FEATURE_NAMES
-    ):
-        raise ModelError(f"model file {path} was trained on other features; retrain with `pagesieve train`")
-    return BlockClassifier(
-        estimator=payload["estimator"],
-        meta=meta,
-        threshold=float(payload.get("threshold", 0.0)),
-        context=payload.get("context"),
-        context_threshold=float(payload.get("context_threshold", 0.5)),
-    )
-
-
-@lru_cache(maxsize=1)
 def default_model() -> BlockClassifier:
-    """The shipped model, loaded once per process."""
-    return load_model(SHIPPED_MODEL)
+    """The shipped model, loaded once per process (see :func:`pagesieve.model_store.load_model`)."""
+    from pagesieve.model_store import shipped_model
+
+    return shipped_model()

@@ -54,7 +54,7 @@ def render(article, fmt: str) -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Print the article of one page to stdout."""
-    from pagesieve.classifier import load_model
+    from pagesieve.model_store import load_model
     from pagesieve.extract import extract
 
     model = load_model(args.model) if args.model else None

@@ -21,8 +21,9 @@ Steps:
    labelled block, each weighted by the square root of its length (page F1 counts tokens, not
    blocks). Its 2-fold grouped CV score is recorded, and its probability cut is the one of
    :data:`THRESHOLD_GRID` with the best out-of-fold mean page F1 over the training datasets.
-6. **Store**: ``models/blocks.skops`` (skops, no pickle) and ``models/training.json`` (data, split
-   counts, CV scores, library versions), which ``models/README.md`` reports.
+6. **Store**: ``models/blocks.skops`` (skops, no pickle), its compiled twin ``models/blocks.npz``
+   (:mod:`pagesieve.model_store`) and ``models/training.json`` (data, split counts, CV scores,
+   library versions), which ``models/README.md`` reports.
 """
 
 from __future__ import annotations
@@ -215,6 +216,7 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
 
     from pagesieve.classifier import BlockClassifier
     from pagesieve.context import context_features
+    from pagesieve.model_store import compile_svm
     from pagesieve.evaluation.metric import prf
 
     folds = np.array([fold_of(pd.group, seed) for pd in pages])
@@ -223,7 +225,7 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         other = [pd for pd, k in zip(pages, folds) if k != f]
         x, y, _g, _o = stack_rows(other)
         rows = balanced_sample(y, max_samples, seed)
-        half = BlockClassifier(estimator=svm_pipeline(c, gamma).fit(x[rows], y[rows]), meta={})
+        half = BlockClassifier(svm=compile_svm(svm_pipeline(c, gamma).fit(x[rows], y[rows])), meta={})
         for k, pd in enumerate(pages):
             if folds[k] == f:
                 a = pd.analysis
@@ -390,7 +392,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve train``; prints progress to stderr and a summary to stdout."""
-    from pagesieve.classifier import BlockClassifier, save_model
+    from pagesieve.model_store import FittedModel, save_model
 
     datasets_dir = args.datasets or default_datasets_dir()
     if datasets_dir is None or not Path(datasets_dir).is_dir():
@@ -441,7 +443,7 @@ def main(args: argparse.Namespace) -> int:
         "versions": library_versions(),
     }
     model_path = out / "blocks.skops"
-    save_model(BlockClassifier(estimator=best, meta=meta, context=context, context_threshold=context_threshold), model_path)
+    save_model(FittedModel(estimator=best, meta=meta, context=context, context_threshold=context_threshold), model_path)
     (out / "training.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {model_path}: CV F1 {cv_info['best_f1']} with {cv_info['best']}, {meta['support_vectors']} support vectors")
     return 0

@@ -1,0 +1,322 @@
+"""Model files: the skops archive of record, and the compiled arrays the host runs on.
+
+A model is stored twice, side by side, always written together by :func:`save_model`:
+
+- ``NAME.skops``: the fitted scikit-learn estimators (:class:`FittedModel`) in a skops archive.
+  Loading checks every type in it against an allow-list; no pickle, no code runs. Training,
+  tests and inspection use it.
+- ``NAME.npz``: the same model compiled to plain numpy arrays (:func:`compile_model`), read with
+  ``allow_pickle=False`` (so no code can run either), with the SHA-256 of the ``.skops`` file it
+  came from. The host loads only this file: it needs neither scikit-learn nor skops, which
+  together cost about 100 MB of memory and over a second of start-up.
+
+:func:`load_model` falls back to compiling the ``.skops`` archive in memory when the ``.npz`` is
+missing or belongs to another archive (a model copied without its twin, or an archive replaced
+by hand), so a stale compiled file is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from pagesieve.classifier import BlockClassifier, ForestArrays, SvmArrays
+from pagesieve.context import CONTEXT_FEATURE_NAMES
+from pagesieve.errors import ModelError
+from pagesieve.features import FEATURE_NAMES
+
+MODEL_FORMAT = 2
+"""Version of the skops archive layout (estimator + ``meta`` dict)."""
+
+COMPILED_FORMAT = 1
+"""Version of the compiled ``.npz`` layout."""
+
+SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "blocks.skops"
+"""The default model, shipped inside the package (``models/`` at the repo root)."""
+
+_TRUSTED_PREFIXES = ("sklearn.", "numpy.", "scipy.", "builtins.")
+
+
+@dataclass(slots=True)
+class FittedModel:
+    """The scikit-learn form of a model, as trained and as kept in the skops archive.
+
+    Attributes:
+        estimator: fitted ``Pipeline(StandardScaler, SVC(kernel="rbf"))`` with steps named
+            ``scale`` and ``svm``. meta: training facts (JSON-able). threshold: SVM cut without a
+            context stage. context: fitted binary ``HistGradientBoostingClassifier`` or ``None``.
+        context_threshold: its probability cut.
+    """
+
+    estimator: object
+    meta: dict
+    threshold: float = 0.0
+    context: object | None = None
+    context_threshold: float = 0.5
+
+
+def compiled_path(path: Path) -> Path:
+    """Where the compiled twin of the archive ``path`` lives (``NAME.skops`` -> ``NAME.npz``)."""
+    return path.with_suffix(".npz")
+
+
+def compile_svm(estimator) -> SvmArrays:
+    """:class:`SvmArrays` of a fitted ``Pipeline(scale=StandardScaler, svm=SVC(rbf))`` with two classes.
+
+    Raises:
+        ModelError: any other estimator.
+    """
+    steps = getattr(estimator, "named_steps", None)
+    if not steps or set(steps) != {"scale", "svm"}:
+        raise ModelError("stage 1 must be a Pipeline of steps 'scale' (StandardScaler) and 'svm' (SVC)")
+    scaler, svm = steps["scale"], steps["svm"]
+    if getattr(svm, "kernel", None) != "rbf" or len(getattr(svm, "classes_", ())) != 2:
+        raise ModelError("stage 1 must be a two-class SVC with the RBF kernel")
+    n = svm.support_vectors_.shape[1]
+    return SvmArrays(
+        mean=np.asarray(scaler.mean_ if scaler.with_mean else np.zeros(n), dtype=np.float64),
+        scale=np.asarray(scaler.scale_ if scaler.with_std else np.ones(n), dtype=np.float64),
+        support=np.ascontiguousarray(svm.support_vectors_, dtype=np.float64),
+        dual=np.asarray(svm.dual_coef_[0], dtype=np.float64),
+        intercept=float(svm.intercept_[0]),
+        gamma=float(svm._gamma),
+    )
+
+
+def compile_forest(estimator) -> ForestArrays:
+    """:class:`ForestArrays` of a fitted binary ``HistGradientBoostingClassifier`` without
+    categorical features (read from its ``_predictors`` node records).
+
+    Raises:
+        ModelError: another estimator, more than two classes, or categorical features.
+    """
+    predictors = getattr(estimator, "_predictors", None)
+    if predictors is None or len(getattr(estimator, "classes_", ())) != 2:
+        raise ModelError("stage 2 must be a fitted two-class HistGradientBoostingClassifier")
+    if getattr(estimator, "is_categorical_", None) is not None:
+        raise ModelError("stage 2 must not use categorical features")
+    trees = [p[0].nodes for p in predictors]
+    sizes = np.array([len(t) for t in trees])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    nodes = np.concatenate(trees)
+    leaf = nodes["is_leaf"].astype(bool)
+    own = np.arange(len(nodes))
+    offset = np.repeat(starts, sizes)
+    left = np.where(leaf, own, nodes["left"].astype(np.int64) + offset)
+    right = np.where(leaf, own, nodes["right"].astype(np.int64) + offset)
+    depth = np.array([int(t["depth"].max()) for t in trees])
+    order = np.argsort(-depth, kind="stable")
+    return ForestArrays(
+        feature=np.where(leaf, 0, nodes["feature_idx"]).astype(np.intp),
+        threshold=np.where(leaf, np.inf, nodes["num_threshold"]).astype(np.float64),
+        missing_left=nodes["missing_go_to_left"].astype(bool),
+        children=np.stack([left, right], axis=1).ravel().astype(np.intp),
+        value=nodes["value"].astype(np.float64),
+        roots=starts[order].astype(np.intp),
+        active=np.array([int((depth > s).sum()) for s in range(int(depth.max()))], dtype=np.intp),
+        baseline=float(np.ravel(estimator._baseline_prediction)[0]),
+    )
+
+
+def compile_model(fitted: FittedModel) -> BlockClassifier:
+    """The run-time :class:`BlockClassifier` of ``fitted`` (no scikit-learn needed to run it)."""
+    return BlockClassifier(
+        svm=compile_svm(fitted.estimator),
+        meta=fitted.meta,
+        threshold=float(fitted.threshold),
+        context=compile_forest(fitted.context) if fitted.context is not None else None,
+        context_threshold=float(fitted.context_threshold),
+    )
+
+
+def _atomic_write(path: Path, write) -> None:
+    """Call ``write(file)`` on a temporary file beside ``path``, then rename it over ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a model file is not a secret
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def save_model(fitted: FittedModel, path: Path) -> None:
+    """Write ``fitted`` to ``path`` (skops archive) and its compiled twin (:func:`compiled_path`),
+    each atomically (temporary file + rename); the archive first, so a crash in between leaves a
+    twin whose hash does not match, which :func:`load_model` ignores.
+
+    Raises:
+        ModelError: the estimators cannot be compiled (see :func:`compile_model`).
+    """
+    import skops.io as sio
+
+    compiled = compile_model(fitted)  # fail before writing anything
+    payload = {
+        "format": MODEL_FORMAT,
+        "estimator": fitted.estimator,
+        "meta_json": json.dumps(fitted.meta, sort_keys=True),
+        "threshold": float(fitted.threshold),
+        "context": fitted.context,
+        "context_threshold": float(fitted.context_threshold),
+    }
+    _atomic_write(path, lambda handle: handle.write(sio.dumps(payload)))
+    _atomic_write(compiled_path(path), lambda handle: _write_compiled(handle, compiled, _sha256(path)))
+
+
+def write_compiled(path: Path) -> Path:
+    """Compile the skops archive ``path`` and write its twin (atomically); returns the twin's path.
+
+    Raises:
+        ModelError: as :func:`load_fitted` and :func:`compile_model`.
+    """
+    path = Path(path)
+    compiled = compile_model(load_fitted(path))
+    twin = compiled_path(path)
+    _atomic_write(twin, lambda handle: _write_compiled(handle, compiled, _sha256(path)))
+    return twin
+
+
+def _write_compiled(handle, model: BlockClassifier, source_sha256: str) -> None:
+    arrays = {
+        "format": np.array(COMPILED_FORMAT),
+        "source_sha256": np.array(source_sha256),
+        "meta_json": np.array(json.dumps(model.meta, sort_keys=True)),
+        "threshold": np.array(model.threshold),
+        "context_threshold": np.array(model.context_threshold),
+        "svm_mean": model.svm.mean, "svm_scale": model.svm.scale, "svm_support": model.svm.support,
+        "svm_dual": model.svm.dual, "svm_intercept": np.array(model.svm.intercept),
+        "svm_gamma": np.array(model.svm.gamma),
+    }
+    if model.context is not None:
+        forest = model.context
+        for name in ("feature", "threshold", "missing_left", "children", "value", "roots", "active"):
+            arrays[f"forest_{name}"] = getattr(forest, name)
+        arrays["forest_baseline"] = np.array(forest.baseline)
+    np.savez(handle, **arrays)
+
+
+def _check_features(meta: dict, has_context: bool, path: Path) -> None:
+    if tuple(meta.get("features", ())) != FEATURE_NAMES or (
+        has_context and tuple(meta.get("context_features", ())) != CONTEXT_FEATURE_NAMES
+    ):
+        raise ModelError(f"model file {path} was trained on other features; retrain with `pagesieve train`")
+
+
+def load_fitted(path: Path | str) -> FittedModel:
+    """Read a skops archive written by :func:`save_model` (imports scikit-learn and skops).
+
+    Raises:
+        ModelError: the file is missing, is not a skops archive, holds a type outside
+            scikit-learn/numpy/scipy, is of another format, or was trained on other features.
+    """
+    import skops.io as sio
+
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path} (run `pagesieve train` to build one)")
+    try:
+        untrusted = sio.get_untrusted_types(file=path)
+        bad = [t for t in untrusted if not t.startswith(_TRUSTED_PREFIXES)]
+        if bad:
+            raise ModelError(f"model file {path} holds types outside scikit-learn/numpy/scipy: {bad[:3]}")
+        payload = sio.load(path, trusted=untrusted)
+    except ModelError:
+        raise
+    except Exception as exc:  # skops raises many types for a corrupt archive
+        raise ModelError(f"model file {path} could not be read: {exc}") from exc
+    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
+        raise ModelError(f"model file {path} is not a pagesieve model of format {MODEL_FORMAT}")
+    meta = json.loads(payload["meta_json"])
+    _check_features(meta, payload.get("context") is not None, path)
+    return FittedModel(
+        estimator=payload["estimator"],
+        meta=meta,
+        threshold=float(payload.get("threshold", 0.0)),
+        context=payload.get("context"),
+        context_threshold=float(payload.get("context_threshold", 0.5)),
+    )
+
+
+def _read_compiled(path: Path, source_sha256: str | None) -> BlockClassifier | None:
+    """The compiled model at ``path``, or ``None`` when it is absent, unreadable, of another
+    format, or (with ``source_sha256``) compiled from another archive."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
+    try:
+        if int(arrays["format"]) != COMPILED_FORMAT:
+            return None
+        if source_sha256 is not None and str(arrays["source_sha256"]) != source_sha256:
+            return None
+        svm = SvmArrays(
+            mean=arrays["svm_mean"], scale=arrays["svm_scale"], support=arrays["svm_support"],
+            dual=arrays["svm_dual"], intercept=float(arrays["svm_intercept"]), gamma=float(arrays["svm_gamma"]),
+        )
+        forest = None
+        if "forest_roots" in arrays:
+            forest = ForestArrays(
+                **{name: arrays[f"forest_{name}"] for name in
+                   ("feature", "threshold", "missing_left", "children", "value", "roots", "active")},
+                baseline=float(arrays["forest_baseline"]),
+            )
+        meta = json.loads(str(arrays["meta_json"]))
+    except (KeyError, ValueError, TypeError):
+        return None
+    _check_features(meta, forest is not None, path)
+    return BlockClassifier(
+        svm=svm, meta=meta, threshold=float(arrays["threshold"]), context=forest,
+        context_threshold=float(arrays["context_threshold"]),
+    )
+
+
+def load_model(path: Path | str | None = None) -> BlockClassifier:
+    """The run-time classifier of the model at ``path`` (default: the shipped model).
+
+    ``path`` is a ``.skops`` archive (its compiled twin is used when it matches the archive's
+    SHA-256, else the archive is compiled in memory) or a compiled ``.npz`` on its own.
+
+    Raises:
+        ModelError: missing, unreadable or foreign file, or a model trained on other features.
+    """
+    path = Path(path) if path is not None else SHIPPED_MODEL
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path} (run `pagesieve train` to build one)")
+    if path.suffix == ".npz":
+        model = _read_compiled(path, None)
+        if model is None:
+            raise ModelError(f"model file {path} is not a compiled pagesieve model of format {COMPILED_FORMAT}")
+        return model
+    twin = compiled_path(path)
+    if twin.is_file():
+        model = _read_compiled(twin, _sha256(path))
+        if model is not None:
+            return model
+    return compile_model(load_fitted(path))
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> BlockClassifier:
+    """The shipped model, loaded once per process."""
+    return load_model(SHIPPED_MODEL)
