@@ -168,14 +168,14 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
                     block.chars += n
                     if in_link:
                         block.link_chars += n
-    # Subtree totals, children before parents (children have larger indices).
-    for block in blocks:
-        block.sub_chars = block.chars
-        block.sub_link_chars = block.link_chars
-        block.sub_tags = block.inline_tags + 1
-        block.sub_links = block.links
-        block.sub_images = block.images
+    # Subtree totals in one pass, children before parents (children have larger indices): when
+    # a block is reached, its nested blocks have already added their totals to it.
     for block in reversed(blocks):
+        block.sub_chars += block.chars
+        block.sub_link_chars += block.link_chars
+        block.sub_tags += block.inline_tags + 1
+        block.sub_links += block.links
+        block.sub_images += block.images
         if block.parent >= 0:
             parent = blocks[block.parent]
             parent.sub_chars += block.sub_chars

@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import math
 import re
+from operator import attrgetter
 from collections.abc import Sequence
-from functools import lru_cache
 
 import numpy as np
 
@@ -125,6 +125,12 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 N_FEATURES = len(FEATURE_NAMES)
 
+_TAG_ONEHOT = {
+    tag: tuple(1.0 if col == k else 0.0 for k in range(len(TAG_GROUPS)))
+    for col, (_, tags) in enumerate(TAG_GROUPS) for tag in tags
+}
+_NO_TAG = (0.0,) * len(TAG_GROUPS)
+
 
 def seed000_features(blocks: Sequence[Block], indices: Sequence[int] | None = None) -> list[tuple[float, ...]]:
     """R1-R5 of seed 000 §5.2 for the blocks ``indices`` (default: every block).
@@ -134,21 +140,22 @@ def seed000_features(blocks: Sequence[Block], indices: Sequence[int] | None = No
     Returns:
         one ``(R1, R2, R3, R4, R5)`` tuple per block, in the order of ``indices``.
     """
-    outer_len = sum(b.chars for b in blocks)
-    outer_link_len = sum(b.link_chars for b in blocks)
-    outer_links = sum(b.links for b in blocks)
-    outer_pics = sum(b.images for b in blocks)
+    outer_len = sum(map(_CHARS, blocks))
+    outer_link_len = sum(map(_LINK_CHARS, blocks))
+    outer_links = sum(map(_LINKS, blocks))
+    outer_pics = sum(map(_IMAGES, blocks))
     chosen = blocks if indices is None else [blocks[i] for i in indices]
+    d_len, d_link_len, d_links, d_pics = outer_len + 1, outer_link_len + 1, outer_links + 1, outer_pics + 1
     return [
-        (
-            b.chars / (outer_len + 1),
-            b.link_chars / (outer_link_len + 1),
-            b.links / (outer_links + 1),
-            b.images / (outer_pics + 1),
-            b.link_chars / (b.chars + 1),
-        )
+        (b.chars / d_len, b.link_chars / d_link_len, b.links / d_links, b.images / d_pics, b.link_chars / (b.chars + 1))
         for b in chosen
     ]
+
+
+_CHARS = attrgetter("chars")
+_LINK_CHARS = attrgetter("link_chars")
+_LINKS = attrgetter("links")
+_IMAGES = attrgetter("images")
 
 
 def candidates(blocks: Sequence[Block]) -> list[int]:
@@ -156,24 +163,30 @@ def candidates(blocks: Sequence[Block]) -> list[int]:
     return [b.index for b in blocks if b.chars > 0 or b.images > 0]
 
 
-def _class_id(block: Block) -> str:
-    element = block.element
-    cls = element.get("class")
-    ident = element.get("id")
-    if cls and ident:
-        return cls + " " + ident
-    return cls or ident or ""
+_CLASS_EVIDENCE: dict[str, tuple[bool, bool, bool]] = {}
+_CLASS_EVIDENCE_MAX = 8192
 
 
-@lru_cache(maxsize=8192)
 def class_evidence(class_id: str) -> tuple[bool, bool, bool]:
-    """``(names noise, names content, names comments)`` for a class/id string (cached: pages
-    and sites repeat the same class names many times)."""
-    return (
-        NEGATIVE_RE.search(class_id) is not None,
-        POSITIVE_RE.search(class_id) is not None,
-        COMMENT_RE.search(class_id) is not None,
-    )
+    """``(names noise, names content, names comments)`` for a class/id string.
+
+    Cached in a plain dict (pages and sites repeat the same class names many times; a dict
+    lookup is cheaper than ``lru_cache``'s wrapper on this per-block path), emptied when it
+    reaches :data:`_CLASS_EVIDENCE_MAX` entries.
+    """
+    found = _CLASS_EVIDENCE.get(class_id)
+    if found is None:
+        if len(_CLASS_EVIDENCE) >= _CLASS_EVIDENCE_MAX:
+            _CLASS_EVIDENCE.clear()
+        found = _CLASS_EVIDENCE[class_id] = (
+            NEGATIVE_RE.search(class_id) is not None,
+            POSITIVE_RE.search(class_id) is not None,
+            COMMENT_RE.search(class_id) is not None,
+        )
+    return found
+
+
+_NO_EVIDENCE = (False, False, False)
 
 
 _TAG_WEIGHT = {"div": 5, "article": 5, "main": 5, "section": 5, "pre": 3, "td": 3, "blockquote": 3,
@@ -321,19 +334,24 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     in_article = [False] * len(blocks)
     class_weight = [0] * len(blocks)
     for b in blocks:
-        ci = _class_id(b)
-        ns, ps, cm = class_evidence(ci) if ci else (False, False, False)
+        element = b.element
+        cls = element.get("class")
+        ident = element.get("id")
+        if cls or ident:
+            ns, ps, cm = class_evidence(cls + " " + ident if cls and ident else cls or ident)
+        else:
+            ns, ps, cm = _NO_EVIDENCE
         class_weight[b.index] = 25 * (ps - ns)
         neg_self[b.index] = ns
         pos_self[b.index] = ps
-        tag = b.element.tag
+        tag = element.tag
         if b.parent >= 0:
             p = b.parent
             neg_anc[b.index] = neg_anc[p] + neg_self[p]
             pos_anc[b.index] = pos_anc[p] + pos_self[p]
             comment_anc[b.index] = comment_anc[p] or cm
             semantic_noise[b.index] = semantic_noise[p] or tag in ("nav", "footer", "header", "aside")
-            in_article[b.index] = in_article[p] or tag in ("article", "main") or b.element.get("itemprop") == "articleBody"
+            in_article[b.index] = in_article[p] or tag in ("article", "main") or element.get("itemprop") == "articleBody"
         else:
             comment_anc[b.index] = cm
             semantic_noise[b.index] = tag in ("nav", "footer", "header", "aside")
@@ -348,9 +366,14 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         j = blocks[j].parent
         level += 1
     longest_chars = max(blocks[longest].chars, 1)
+    # levels up from each block to its lowest common ancestor with the longest block (parents
+    # come before children in document order, so one pass fills it)
+    levels_up = [0] * len(blocks)
+    for b in blocks:
+        if b.index not in longest_chain:
+            levels_up[b.index] = levels_up[b.parent] + 1 if b.parent >= 0 else 1
 
-    tag_col = {t: col for col, (_, tags) in enumerate(TAG_GROUPS) for t in tags}
-    n_tag_groups = len(TAG_GROUPS)
+    tag_onehot, no_tag = _TAG_ONEHOT, _NO_TAG
     log_chars = [math.log1p(blocks[i].chars) for i in idx]
     link_density = [blocks[i].link_chars / (blocks[i].chars + 1) for i in idx]
     body_link, body_chars = body.sub_link_chars, body.sub_chars
@@ -385,17 +408,10 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
             stop = sum(map(_is_stop_word, tokens)) if cjk < n_tokens else 0
         chars1 = b.chars + 1
         overlap = len(title_tokens.intersection(tokens)) / len(title_tokens) if title_tokens else 0.0
-        tags = [0.0] * n_tag_groups
-        col = tag_col.get(b.element.tag)
-        if col is not None:
-            tags[col] = 1.0
+        tags = tag_onehot.get(b.element.tag, no_tag)
         parent = blocks[b.parent] if b.parent >= 0 else b
         grand = blocks[parent.parent] if parent.parent >= 0 else parent
-        # levels up from this block to the lowest common ancestor with the longest block
-        j, up = i, 0
-        while j >= 0 and j not in longest_chain:
-            j = blocks[j].parent
-            up += 1
+        up = levels_up[i]
         repeated = 1
         marked = 0.0
         j = b.parent
