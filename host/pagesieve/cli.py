@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pagesieve.evaluation import bench, runner
     from pagesieve.training import train
     from pagesieve import extract_cli
+    from pagesieve.templates import cli as templates_cli
 
     parser = argparse.ArgumentParser(
         prog="pagesieve",
@@ -43,6 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="train the block classifier from ../shared/datasets")
     train.add_arguments(p)
     p.set_defaults(func=train.main)
+
+    p = sub.add_parser("learn", help="learn the site template from one visited page")
+    templates_cli.add_learn_arguments(p)
+    p.set_defaults(func=templates_cli.learn_main)
+
+    p = sub.add_parser("sites", help="list what is learned of each site")
+    templates_cli.add_sites_arguments(p)
+    p.set_defaults(func=templates_cli.sites_main)
+
+    p = sub.add_parser("forget", help="erase what is learned of a site, or of all sites")
+    templates_cli.add_forget_arguments(p)
+    p.set_defaults(func=templates_cli.forget_main)
     return parser
 
 

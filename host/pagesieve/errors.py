@@ -12,6 +12,8 @@ code  meaning
 4     input could not be read (missing file, permission denied)
 5     model error: the model file is missing or not a valid model
 6     dataset error: a dataset folder does not follow the layout
+7     a peer extractor of ``eval --compare`` is not installed
+8     the template store cannot be opened or written
 ====  ==========================================================
 """
 
@@ -50,3 +52,9 @@ class DatasetError(PagesieveError):
     """A dataset folder does not follow ``../shared/datasets/README.md``."""
 
     exit_code = 6
+
+
+class TemplateStoreError(PagesieveError):
+    """The template store cannot be opened or written, or was written by a newer pagesieve."""
+
+    exit_code = 8

@@ -8,6 +8,7 @@ from a browser snapshot; :func:`analyse` stops after the features, for training 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,8 @@ from pagesieve.features import FEATURE_NAMES, block_features
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
+from pagesieve.templates.evidence import EVIDENCE_KINDS, apply_evidence, page_evidence
+from pagesieve.templates.store import SiteTemplates
 
 
 @dataclass(slots=True)
@@ -141,11 +144,20 @@ def headline_block(analysis: Analysis, keep: list[bool]) -> int | None:
     return None
 
 
-def extract_page(page: Page, model: BlockClassifier | None = None) -> Article:
+def extract_page(
+    page: Page,
+    model: BlockClassifier | None = None,
+    templates: SiteTemplates | None = None,
+    evidence_kinds: Iterable[str] = EVIDENCE_KINDS,
+) -> Article:
     """The article of a page (from HTML or a snapshot). Changes ``page.root`` in place.
 
     Args:
         page: the page; model: the block classifier (default: the shipped model).
+        templates: what the template store learned of the page's site
+            (:meth:`~pagesieve.templates.store.TemplateStore.templates_for`), or ``None``;
+            its evidence removes the site's boilerplate after classification
+            (:func:`~pagesieve.templates.evidence.apply_evidence`, with ``evidence_kinds``).
 
     Returns:
         :class:`Article` with metadata, sanitised HTML, text, and the node ids of content and
@@ -158,6 +170,8 @@ def extract_page(page: Page, model: BlockClassifier | None = None) -> Article:
     analysis = analyse(page)
     keep = classify(analysis, model)
     blocks = analysis.blocks
+    if templates is not None:
+        apply_evidence(blocks, keep, page_evidence(blocks, templates), evidence_kinds)
     content_ids = [b.node_id for b in blocks if keep[b.index]]
     noise_ids = [blocks[i].node_id for i in analysis.candidates if not keep[i]]
     text = blocks_text(blocks, keep)

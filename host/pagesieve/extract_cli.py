@@ -1,4 +1,4 @@
-"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json]``."""
+"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json] [--site-templates]``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", default=None, help="the page URL (resolves relative links and images)")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--model", type=Path, default=None, help="a model file instead of the shipped one")
+    parser.add_argument(
+        "--site-templates", action="store_true",
+        help="also use what `pagesieve learn` (or the extension) learned of the page's site; needs --url",
+    )
+    parser.add_argument("--store", type=Path, default=None, help="template store file for --site-templates")
 
 
 def read_source(path: str) -> bytes:
@@ -58,7 +63,18 @@ def main(args: argparse.Namespace) -> int:
     from pagesieve.extract import extract
 
     model = load_model(args.model) if args.model else None
-    article = extract(read_source(args.path), url=args.url, model=model)
+    source = read_source(args.path)
+    if args.site_templates:
+        from pagesieve.extract import extract_page
+        from pagesieve.page.html import parse_html
+        from pagesieve.templates.store import TemplateStore
+        from pagesieve.templates.urls import site_of
+
+        with TemplateStore(args.store) as store:
+            templates = store.templates_for(site_of(args.url), args.url)
+        article = extract_page(parse_html(source, url=args.url), model=model, templates=templates)
+    else:
+        article = extract(source, url=args.url, model=model)
     out = render(article, args.format)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     for warning in article.warnings:

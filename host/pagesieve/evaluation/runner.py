@@ -5,6 +5,7 @@
     pagesieve eval DATASET_DIR... [--predictions OUT_DIR] [--json]
                    [--compare trafilatura,readability] [--split heldout|all]
                    [--split-file PATH] [--limit N] [--min-site-pages N]
+                   [--history K|all [--templates library,diff|none]]
 
 For every dataset folder (layout: ``../shared/datasets/README.md``; a bare name such as
 ``l3s_gn1`` is looked up in :func:`~pagesieve.evaluation.datasets.default_datasets_dir`) the
@@ -24,6 +25,9 @@ Page selection, in this order:
 Split file format::
 
     {"version": 1, "datasets": {"<dataset name>": {"train": [ids...], "test": [ids...]}}}
+
+``--history K|all``: pagesieve runs with site templates learned from K (or all) other pages of
+each page's site, as :mod:`pagesieve.evaluation.history` describes; peers run as usual.
 
 Timing: ``time.perf_counter`` around the extractor call alone, on the HTML string already
 read and gunzipped, after one untimed warm-up call of each extractor (on the first selected
@@ -218,6 +222,7 @@ def evaluate(
     *,
     name: str = "pagesieve",
     predictions_dir: str | Path | None = None,
+    before_page: Callable[[str], None] | None = None,
 ) -> EvalResult:
     """Run ``extractor`` on pages of ``dataset`` and score each against its truth.
 
@@ -229,6 +234,8 @@ def evaluate(
         name: label of the extractor in the result.
         predictions_dir: if given, the text of every page is written to
             ``<predictions_dir>/<id>.txt`` (UTF-8; empty for a failed page).
+        before_page: called with the page id before each page, untimed (``--history`` uses it
+            to teach the template store the page's history).
 
     Returns:
         An :class:`EvalResult` with a :class:`PageResult` per page; pages whose truth has no
@@ -251,6 +258,8 @@ def evaluate(
         html = read_page(dataset, page_id)
         truth = read_truth(dataset, page_id)
         error: str | None = None
+        if before_page is not None:
+            before_page(page_id)
         t0 = time.perf_counter()
         try:
             text = extractor(html, record.url)
@@ -358,6 +367,28 @@ def _positive_int(value: str) -> int:
     return n
 
 
+def _history(value: str) -> int | str:
+    from pagesieve.evaluation.history import parse_history
+
+    try:
+        k = parse_history(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 'all' or a number >= 0: {value!r}") from None
+    return "all" if k is None else k
+
+
+def _kinds(value: str) -> tuple[str, ...]:
+    from pagesieve.templates.evidence import EVIDENCE_KINDS
+
+    if value == "none":
+        return ()
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    bad = [n for n in names if n not in EVIDENCE_KINDS]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"unknown template evidence {', '.join(bad) or value!r}; known: {', '.join(EVIDENCE_KINDS)}, none")
+    return names
+
+
 def _peer_list(value: str) -> list[str]:
     from pagesieve.evaluation.peers import PEERS
 
@@ -398,6 +429,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--min-site-pages", metavar="N", type=_positive_int,
         help="only pages whose site has at least N pages in the dataset",
+    )
+    parser.add_argument(
+        "--history", metavar="K|all", type=_history,
+        help="learn K (or all) other pages of each page's site first, in a fresh temporary template store",
+    )
+    parser.add_argument(
+        "--templates", metavar="KINDS", type=_kinds, default=None,
+        help="template evidence used with --history: comma-separated of library, diff (default: both); 'none' for none",
     )
 
 
@@ -465,6 +504,20 @@ def format_table(results: Sequence[EvalResult]) -> str:
     return "\n".join(lines)
 
 
+def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pred_dir: Path | None) -> EvalResult:
+    """:func:`evaluate` with a :class:`~pagesieve.evaluation.history.HistoryExtractor`."""
+    from pagesieve.evaluation.history import HistoryExtractor
+    from pagesieve.templates.evidence import EVIDENCE_KINDS
+
+    kinds = EVIDENCE_KINDS if args.templates is None else args.templates
+    history = HistoryExtractor(ds, None if args.history == "all" else args.history, kinds)
+    try:
+        label = f"pagesieve+{args.history}"
+        return evaluate(ds, history, ids, name=label, predictions_dir=pred_dir, before_page=history.prepare)
+    finally:
+        history.close()
+
+
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
 
@@ -512,7 +565,10 @@ def main(args: argparse.Namespace) -> int:
         elif split is not None:
             notes.append(f"{ds.name}: not in the split file, all pages count")
         pred_dir = None if args.predictions is None else args.predictions / ds.name
-        own = evaluate(ds, extractor, ids, name="pagesieve", predictions_dir=pred_dir)
+        if getattr(args, "history", None) is not None:
+            own = _evaluate_history(ds, ids, args, pred_dir)
+        else:
+            own = evaluate(ds, extractor, ids, name="pagesieve", predictions_dir=pred_dir)
         results.append(own)
         entry: dict[str, Any] = {"name": ds.name, **own.summary(), "peers": {}}
         for peer_name, peer in peers:

@@ -12,6 +12,11 @@ One deliberate reading of the paper: a leaf's frequency counts *pages*, not occu
 paper's step 2 increments the count for every matching tag, but its argument for N2 = 3 ("content
 and personalised noise never reach frequency 3 in a batch of 10") only holds per page; counted
 per occurrence, a page with ten "Reply" links would make "Reply" a template on its own.
+
+Matching is indexed so that learning a page costs milliseconds, not a scan of the whole cache
+per leaf: an exact ``(tag, text)`` dictionary first, then edit distance only against texts of
+the same tag whose length is within the allowed number of edits (two texts more than ``k``
+characters apart in length are more than ``k`` edits apart).
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ BATCH_PAGES = 10
 MIN_FREQUENCY = 3
 """N2: pages of a batch a leaf must appear on to become a template entry (seed 000 §4)."""
 
+MAX_LEAF_CHARS = 2000
+"""Leaves longer than this are not learned (a whole article in one element is never a
+template, and edit distances over such texts cost milliseconds each)."""
+
 
 def similar(a: str, b: str) -> bool:
     """Seed 000 §4 text similarity: Levenshtein distance <= min(len(a), len(b)) // 8."""
@@ -39,14 +48,69 @@ def similar(a: str, b: str) -> bool:
     return Levenshtein.distance(a, b, score_cutoff=limit) <= limit
 
 
+def leaf_text(element: etree._Element) -> str | None:
+    """The leaf text of ``element`` (white space collapsed) if it is a leaf, else ``None``."""
+    if len(element) == 0:
+        text = element.text
+        if text and not text.isspace():
+            return " ".join(text.split())
+    return None
+
+
 def page_leaves(root: etree._Element) -> list[tuple[str, str]]:
     """``(tag, text)`` of every leaf under ``root``: an element with no element children and
     some text; text with white space collapsed. Document order."""
     leaves = []
     for element in root.iter(etree.Element):
-        if len(element) == 0 and element.text and element.text.strip():
-            leaves.append((element.tag, " ".join(element.text.split())))
+        text = leaf_text(element)
+        if text is not None:
+            leaves.append((element.tag, text))
     return leaves
+
+
+class LeafIndex:
+    """``(tag, text)`` pairs with seed 000 §4 similarity lookup.
+
+    :meth:`find` returns the position of the first added pair with the same tag and a similar
+    text, or ``None``. Exact pairs are found by hashing; other candidates are only those of the
+    same tag and a length within ``len(text) // 8`` of ``text`` (a necessary condition for
+    similarity), so a lookup touches few texts.
+    """
+
+    __slots__ = ("_exact", "_by_length", "items")
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+        self._exact: dict[tuple[str, str], int] = {}
+        self._by_length: dict[tuple[str, int], list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, tag: str, text: str) -> int:
+        """Append a pair; returns its position."""
+        k = len(self.items)
+        self.items.append((tag, text))
+        self._exact.setdefault((tag, text), k)
+        self._by_length.setdefault((tag, len(text)), []).append(k)
+        return k
+
+    def find(self, tag: str, text: str) -> int | None:
+        """Position of the earliest pair with tag ``tag`` and a text similar to ``text``."""
+        k = self._exact.get((tag, text))
+        if k is not None:
+            return k
+        n = len(text)
+        limit = n // 8
+        if limit == 0:
+            return None
+        best = None
+        for length in range(max(n - limit, 9), n + limit + 1):
+            for k in self._by_length.get((tag, length), ()):
+                if (best is None or k < best) and similar(self.items[k][1], text):
+                    best = k
+                    break  # the list is in insertion order: its first match is its earliest
+        return best
 
 
 @dataclass(slots=True)
@@ -73,19 +137,34 @@ class TemplateLibrary:
     cache: list[LeafEntry] = field(default_factory=list)
     pages_in_batch: int = 0
     entries: list[tuple[str, str]] = field(default_factory=list)
+    _cache_index: LeafIndex = field(default_factory=LeafIndex)
+    _entry_index: LeafIndex = field(default_factory=LeafIndex)
+
+    def __post_init__(self) -> None:
+        if len(self._cache_index) != len(self.cache):
+            self._cache_index = LeafIndex()
+            for entry in self.cache:
+                self._cache_index.add(entry.tag, entry.text)
+        if len(self._entry_index) != len(self.entries):
+            self._entry_index = LeafIndex()
+            for tag, text in self.entries:
+                self._entry_index.add(tag, text)
 
     def learn(self, leaves: Iterable[tuple[str, str]]) -> bool:
         """Count one page's leaves; returns True when this page closed a batch.
 
         Args:
-            leaves: ``(tag, text)`` pairs of the page (see :func:`page_leaves`).
+            leaves: ``(tag, text)`` pairs of the page (see :func:`page_leaves`); leaves over
+                :data:`MAX_LEAF_CHARS` characters are skipped.
         """
         counted: set[int] = set()
         for tag, text in leaves:
-            match = self._find(self.cache, tag, text)
+            if len(text) > MAX_LEAF_CHARS:
+                continue
+            match = self._cache_index.find(tag, text)
             if match is None:
                 self.cache.append(LeafEntry(tag, text))
-                counted.add(len(self.cache) - 1)
+                counted.add(self._cache_index.add(tag, text))
             elif match not in counted:
                 self.cache[match].frequency += 1
                 counted.add(match)
@@ -93,31 +172,44 @@ class TemplateLibrary:
         if self.pages_in_batch < self.batch_pages:
             return False
         for entry in self.cache:
-            if entry.frequency >= self.min_frequency and not self.is_template(entry.tag, entry.text):
+            if entry.frequency >= self.min_frequency and not self.is_template(entry.tag, entry.text, open_batch=False):
                 self.entries.append((entry.tag, entry.text))
+                self._entry_index.add(entry.tag, entry.text)
         self.cache = []
+        self._cache_index = LeafIndex()
         self.pages_in_batch = 0
         return True
 
-    def is_template(self, tag: str, text: str) -> bool:
-        """True if ``(tag, text)`` matches a persisted entry (same tag, similar text)."""
-        return any(t == tag and similar(x, text) for t, x in self.entries)
+    def is_template(self, tag: str, text: str, *, open_batch: bool = True) -> bool:
+        """True if ``(tag, text)`` matches a persisted entry (same tag, similar text), or, with
+        ``open_batch``, a leaf of the open batch already seen on :attr:`min_frequency` pages.
+
+        The second case is ours: the paper only uses entries persisted at the end of a batch,
+        so a site visited fewer than N1 = 10 times would have no template at all, although a
+        leaf found on three of its pages passes the paper's own test (N2 = 3).
+        """
+        if self._entry_index.find(tag, text) is not None:
+            return True
+        if open_batch and self.pages_in_batch >= self.min_frequency:
+            k = self._cache_index.find(tag, text)
+            return k is not None and self.cache[k].frequency >= self.min_frequency
+        return False
+
+    def template_leaves(self, root: etree._Element) -> list[etree._Element]:
+        """The leaves under ``root`` that match an entry (persisted only), in document order."""
+        if not self.entries:
+            return []
+        found = []
+        for element in root.iter(etree.Element):
+            text = leaf_text(element)
+            if text is not None and self.is_template(element.tag, text, open_batch=False):
+                found.append(element)
+        return found
 
     def clean(self, root: etree._Element) -> int:
         """Delete the leaves under ``root`` that match an entry (seed 000 §7 step 2), keeping
         their tails; returns how many were deleted."""
-        doomed = [
-            element for element in root.iter(etree.Element)
-            if len(element) == 0 and element.text and element.text.strip()
-            and self.is_template(element.tag, " ".join(element.text.split()))
-        ]
+        doomed = self.template_leaves(root)
         for element in doomed:
             remove_keep_tail(element)
         return len(doomed)
-
-    @staticmethod
-    def _find(cache: list[LeafEntry], tag: str, text: str) -> int | None:
-        for k, entry in enumerate(cache):
-            if entry.tag == tag and similar(entry.text, text):
-                return k
-        return None

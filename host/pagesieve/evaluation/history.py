@@ -1,0 +1,114 @@
+"""``pagesieve eval --history K|all``: extraction with site templates learned from other pages.
+
+Protocol (issue "site templates"): one fresh temporary :class:`~pagesieve.templates.store.TemplateStore`
+per run. Before page ``p`` of site ``s`` is extracted, the store's knowledge of ``s`` is erased
+and it learns ``K`` other pages of ``s`` (drawn with a fixed seed from ``p``'s id), or all of
+them with ``all``; never ``p`` itself. Pages without a site, or alone in their site, are
+extracted with no history. Learning happens outside the timed call; looking the templates up
+is timed with the extraction.
+
+The site of a page is the dataset's ``site`` field (the datasets group pages by it); the
+store's own key for it is :func:`~pagesieve.templates.urls.site_of` of the URL when there is
+one, so that the reference-page choice by URL similarity works as it does live.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from pagesieve.evaluation.datasets import Dataset, read_page
+from pagesieve.page.html import parse_html
+from pagesieve.templates.evidence import EVIDENCE_KINDS
+from pagesieve.templates.learn import PageSummary, summarise
+from pagesieve.templates.store import TemplateStore
+
+HISTORY_SEED = 20261121
+"""Seed of the choice of the K history pages (with the page id, so each page draws its own)."""
+
+
+def parse_history(value: str) -> int | None:
+    """``"all"`` -> ``None`` (every other page), ``"K"`` -> K >= 0.
+
+    Raises:
+        ValueError: anything else.
+    """
+    if value == "all":
+        return None
+    k = int(value)
+    if k < 0:
+        raise ValueError("history must be 'all' or a number >= 0")
+    return k
+
+
+class HistoryExtractor:
+    """A ``(html, url) -> text`` extractor whose store is primed by :meth:`prepare`.
+
+    Args:
+        dataset: the dataset evaluated. history: K, or ``None`` for all other pages.
+        kinds: evidence kinds to use (:data:`~pagesieve.templates.evidence.EVIDENCE_KINDS`).
+    """
+
+    def __init__(self, dataset: Dataset, history: int | None, kinds: Iterable[str] = EVIDENCE_KINDS) -> None:
+        self.dataset = dataset
+        self.history = history
+        self.kinds = tuple(kinds)
+        self._dir = Path(tempfile.mkdtemp(prefix="pagesieve-history-"))
+        self.store = TemplateStore(self._dir / "templates.sqlite3")
+        self._summaries: dict[str, PageSummary] = {}
+        self._site_pages: dict[str, list[str]] = defaultdict(list)
+        for row in dataset.rows:
+            if row.site is not None:
+                self._site_pages[row.site].append(row.id)
+        self._key: str | None = None
+        self.learned: list[str] = []
+
+    def close(self) -> None:
+        """Close and delete the temporary store."""
+        self.store.close()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def history_of(self, page_id: str) -> list[str]:
+        """The ids of the pages learned before ``page_id`` (see the module docstring)."""
+        site = self.dataset.record(page_id).site
+        if site is None:
+            return []
+        others = [i for i in self._site_pages[site] if i != page_id]
+        if self.history is None:
+            return others
+        rng = random.Random(f"{HISTORY_SEED}:{page_id}")
+        return rng.sample(others, min(self.history, len(others)))
+
+    def _summary(self, page_id: str) -> PageSummary:
+        found = self._summaries.get(page_id)
+        if found is None:
+            record = self.dataset.record(page_id)
+            found = summarise(parse_html(read_page(self.dataset, page_id), url=record.url))
+            if found.site is None and record.site is not None:
+                found.site = record.site
+            self._summaries[page_id] = found
+        return found
+
+    def prepare(self, page_id: str) -> None:
+        """Reset the store to hold exactly the history of ``page_id`` (untimed)."""
+        record = self.dataset.record(page_id)
+        self.learned = self.history_of(page_id)
+        key = None
+        if self.learned:
+            key = self._summary(self.learned[0]).site
+        for site in {self._key, key} - {None}:
+            self.store.forget(site)
+        for other in self.learned:
+            self.store.learn(self._summary(other))
+        self._key = key
+        self._url = record.url
+
+    def __call__(self, html: str, url: str | None) -> str:
+        from pagesieve.extract import extract_page
+
+        templates = self.store.templates_for(self._key, url) if self._key else None
+        return extract_page(parse_html(html, url=url), templates=templates, evidence_kinds=self.kinds).text

@@ -1,0 +1,117 @@
+"""Template evidence for one page's blocks, and how it overrides the block classifier.
+
+Two kinds of evidence, from what :class:`~pagesieve.templates.store.TemplateStore` learned of
+the page's site:
+
+- **library** (Yan & Wang 2020, seed 000 §4 and §7): per block, the share of its own text that
+  lies in leaves matching the site's template library;
+- **diff** (Yang, Li & Geng 2015, seed 004 §2.2): per block, whether its whole subtree has an
+  identical twin in the reference page (:mod:`pagesieve.templates.diff`).
+
+:func:`apply_evidence` removes, after classification, the kept blocks the evidence names as the
+site's template (:data:`EVIDENCE_KINDS` are switchable for comparison with
+``pagesieve eval --templates``). A guard stops a duplicate page from erasing itself: when the
+reference page holds more than :data:`DUPLICATE_SHARE` of the kept text, it is the same article
+under another URL, and the diff evidence is ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pagesieve.blocks import Block
+from pagesieve.templates.diff import block_fingerprints, identical_blocks
+from pagesieve.templates.library import leaf_text
+from pagesieve.templates.store import SiteTemplates
+
+EVIDENCE_KINDS = ("library", "diff")
+"""Kinds of template evidence :func:`apply_evidence` can use."""
+
+LIBRARY_SHARE = 0.99
+"""A kept block is removed by the library when at least this share of its own text is in
+template leaves (the whole block is the site's boilerplate; a single template link inside a
+paragraph is not, see the module docstring of :mod:`pagesieve.templates.library`)."""
+
+DUPLICATE_SHARE = 0.8
+"""Share of the kept text found identical in the reference page above which the reference is
+taken for a copy of the same article and the diff evidence is ignored."""
+
+
+@dataclass(slots=True)
+class TemplateEvidence:
+    """Per block (document order) of one page.
+
+    Attributes:
+        template_share: share of the block's own characters in template-library leaves.
+        in_reference: the block's subtree has an identical twin in the reference page.
+    """
+
+    template_share: list[float]
+    in_reference: list[bool]
+
+
+def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> TemplateEvidence:
+    """The evidence of ``templates`` for ``blocks`` (all zero/False without templates)."""
+    n = len(blocks)
+    share = [0.0] * n
+    if templates is None or n == 0:
+        return TemplateEvidence(share, [False] * n)
+    library = templates.library
+    if library.entries or library.pages_in_batch >= library.min_frequency:
+        block_of = {b.element: b.index for b in blocks}
+        matched = [0] * n
+        for element in blocks[0].element.iter(*library_tags(library)):
+            text = leaf_text(element)
+            if text is None or not library.is_template(element.tag, text):
+                continue
+            owner = element
+            while owner is not None and owner not in block_of:
+                owner = owner.getparent()
+            if owner is not None:
+                matched[block_of[owner]] += len(text)
+        share = [min(matched[b.index] / b.chars, 1.0) if b.chars else 0.0 for b in blocks]
+    if len(templates.reference):
+        in_reference = identical_blocks(block_fingerprints(blocks), templates.reference)
+    else:
+        in_reference = [False] * n
+    return TemplateEvidence(share, in_reference)
+
+
+def library_tags(library) -> list[str]:
+    """The tags that occur in ``library``'s entries and frequent batch leaves (only such
+    leaves can match one)."""
+    tags = {tag for tag, _text in library.entries}
+    tags.update(e.tag for e in library.cache if e.frequency >= library.min_frequency)
+    return sorted(tags)
+
+
+def apply_evidence(
+    blocks: Sequence[Block], keep: list[bool], evidence: TemplateEvidence, kinds: Iterable[str] = EVIDENCE_KINDS
+) -> int:
+    """Drop kept blocks that the evidence names as the site's template, in place.
+
+    Args:
+        blocks: the page's blocks; keep: per block, True if content (changed in place);
+        evidence: from :func:`page_evidence`; kinds: which of :data:`EVIDENCE_KINDS` to use.
+
+    Returns:
+        the number of blocks dropped.
+    """
+    kinds = set(kinds)
+    use_diff = "diff" in kinds
+    if use_diff:
+        kept = sum(b.chars for b in blocks if keep[b.index])
+        twin = sum(b.chars for b in blocks if keep[b.index] and evidence.in_reference[b.index])
+        if kept and twin > DUPLICATE_SHARE * kept:
+            use_diff = False
+    use_library = "library" in kinds
+    dropped = 0
+    for b in blocks:
+        i = b.index
+        if not keep[i] or not b.chars:
+            continue
+        if (use_diff and evidence.in_reference[i]) or (use_library and evidence.template_share[i] >= LIBRARY_SHARE):
+            keep[i] = False
+            dropped += 1
+    return dropped

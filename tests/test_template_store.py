@@ -1,0 +1,224 @@
+"""Template store (SQLite): learning, persistence, privacy, bounds, concurrency, crash safety;
+URL similarity (seed 004 §2.2 d); the layout diff and the evidence it gives."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sqlite3
+
+import pytest
+
+from pagesieve.blocks import segment
+from pagesieve.errors import TemplateStoreError
+from pagesieve.extract import extract_page
+from pagesieve.page.html import parse_html
+from pagesieve.page.preprocess import preprocess
+from pagesieve.templates import store as store_module
+from pagesieve.templates.diff import block_fingerprints, identical_blocks, pack_fingerprints, unpack_fingerprints
+from pagesieve.templates.evidence import apply_evidence, page_evidence
+from pagesieve.templates.learn import summarise
+from pagesieve.templates.store import SCHEMA_VERSION, TemplateStore
+from pagesieve.templates.urls import site_of, url_similarity
+
+NAV = "".join(f'<li><a href="/{k}">{k}</a></li>' for k in ("World", "Business", "Sport", "Culture", "Weather", "Letters"))
+STORIES = [
+    "Rain fell on the harbour all night and the ferries stayed in port until the wind dropped.",
+    "The council voted to close the old bridge to lorries after engineers found cracks in it.",
+    "A new bakery opened on Mill Street, and by nine the queue reached the corner shop.",
+    "Tickets for the summer festival sold out in an hour, a record for the small town.",
+    "The river rose two metres by noon, and volunteers filled sandbags along the quay.",
+    "Schools reopen on Monday after the long strike ended with a pay deal on Friday night.",
+    "A lost dog walked home forty miles across the moor, its owners said with some surprise.",
+    "The mayor resigned over the budget after a stormy meeting that ran past midnight.",
+    "Farmers expect a record apple harvest after a warm spring and a wet, mild summer.",
+    "The old cinema will become a library, with a reading room where the screen once was.",
+    "Fishermen landed the largest catch of herring in a decade on the north pier today.",
+]
+
+
+ABOUT = ("Harbour News is written every weekday by the reporters of the Quay Road Press, who cover "
+         "the whole coast, from the north pier to the lighthouse, and answer every letter.")
+
+
+def site_page(n: int, story: str | None = None) -> str:
+    story = story or STORIES[n % len(STORIES)]
+    return (
+        f'<html><head><title>Story {n} - Harbour News</title></head><body>'
+        f'<div id="top"><ul class="nav">{NAV}</ul></div>'
+        f'<div class="story"><h1>Story {n}</h1><p>{story} {story}</p><p>{story}</p><p>{ABOUT}</p></div>'
+        f'<div class="foot"><p>Harbour News, 1 Quay Road. All rights reserved.</p>'
+        f'<p>Follow us on the radio every morning at seven.</p></div></body></html>'
+    )
+
+
+def learn_pages(store: TemplateStore, pages: range, site: str = "harbour.example") -> None:
+    for n in pages:
+        assert store.learn(summarise(parse_html(site_page(n), url=f"https://{site}/news/{n}")))
+
+
+@pytest.fixture
+def store(tmp_path):
+    with TemplateStore(tmp_path / "t.sqlite3") as s:
+        yield s
+
+
+def test_sites_and_url_similarity():
+    assert site_of("https://www.Example.com/a") == "example.com"
+    assert site_of("file:///tmp/x.html") is None and site_of(None) is None
+    # seed 004 (d): equal leading segments over the larger number of segments
+    assert url_similarity("https://a.com/news/2024/x", "https://a.com/news/2024/y") == pytest.approx(2 / 3)
+    assert url_similarity("https://a.com/news/x", "https://a.com/sport/x") == 0.0
+    assert url_similarity("https://a.com/view?id=1&s=2", "https://a.com/view?id=3&s=2") == 0.5
+    assert url_similarity("https://a.com/x", "https://b.com/x") == 0.0
+    assert url_similarity("https://a.com/x", "http://a.com/x") == 0.0
+
+
+def test_batch_of_ten_pages_persists_common_leaves_only(store, tmp_path):
+    learn_pages(store, range(9))
+    [info] = store.sites()
+    assert (info.pages, info.entries, info.references) == (9, 0, store_module.MAX_REFERENCES)
+    learn_pages(store, range(9, 10))
+    [info] = store.sites()
+    assert info.entries > 0 and info.batch_leaves == 0
+    # persisted: a new process (a new connection) sees the same library
+    with TemplateStore(tmp_path / "t.sqlite3") as again:
+        library = again.templates_for("harbour.example", "https://harbour.example/news/99").library
+    entries = {text for _tag, text in library.entries}
+    assert "Culture" in entries and "Harbour News, 1 Quay Road. All rights reserved." in entries
+    assert not any(s[:20] in text for s in STORIES for text in entries)
+    # no story text is left in the file once the batch has closed (privacy)
+    with sqlite3.connect(tmp_path / "t.sqlite3") as db:
+        texts = [t for (t,) in db.execute("SELECT text FROM leaves")]
+    assert texts and not any(s[:30] in t for s in STORIES for t in texts)
+
+
+def test_evidence_removes_site_boilerplate_from_a_new_page(store):
+    learn_pages(store, range(10))
+    url = "https://harbour.example/news/10"
+    templates = store.templates_for("harbour.example", url)
+    assert templates.reference_url is not None and templates.reference_url != url
+    page = parse_html(site_page(10), url=url)
+    baseline = extract_page(parse_html(site_page(10), url=url))
+    article = extract_page(page, templates=templates)
+    assert STORIES[10][:40] in article.text
+    assert ABOUT in baseline.text  # the classifier alone takes the site's blurb for content
+    assert ABOUT not in article.text  # the site's template knows better
+
+
+def test_identical_blocks_and_duplicate_guard():
+    def blocks_of(html):
+        page = parse_html(html)
+        preprocess(page)
+        return segment(page.root)
+
+    a, b = blocks_of(site_page(1)), blocks_of(site_page(2))
+    ref = unpack_fingerprints(pack_fingerprints(block_fingerprints(a)))
+    same = identical_blocks(block_fingerprints(b), ref)
+    text_of = {blk.index: blk.text for blk in b}
+    assert any(same[i] for i, t in text_of.items() if t.startswith("Harbour News"))
+    assert not any(same[i] for i, t in text_of.items() if STORIES[2][:20] in t)
+    # the same article under another URL: the diff must not erase it
+    again = blocks_of(site_page(1))
+    keep = [blk.chars > 0 for blk in again]
+    templates = store_module.SiteTemplates("x", store_module.TemplateLibrary(), "u", ref, 1)
+    assert apply_evidence(again, keep, page_evidence(again, templates), ["diff"]) == 0
+
+
+def test_private_pages_and_pages_without_site_are_not_learned(store):
+    summary = summarise(parse_html(site_page(1), url="https://harbour.example/news/1"))
+    assert store.learn(summary, private=True) is False
+    assert store.learn(summarise(parse_html(site_page(1)))) is False
+    assert store.sites() == []
+
+
+def test_forget_one_site_and_all(store):
+    learn_pages(store, range(3))
+    learn_pages(store, range(3), site="other.example")
+    assert {s.site for s in store.sites()} == {"harbour.example", "other.example"}
+    assert store.forget("harbour.example") and not store.forget("harbour.example")
+    assert [s.site for s in store.sites()] == ["other.example"]
+    assert store.templates_for("harbour.example", None) is None
+    assert store.forget_all() == 1 and store.sites() == []
+
+
+def test_total_size_cap_evicts_least_recently_used(tmp_path, monkeypatch):
+    with TemplateStore(tmp_path / "t.sqlite3") as store:
+        learn_pages(store, range(2), site="old.example")
+        learn_pages(store, range(2), site="new.example")
+        size = sum(s.bytes for s in store.sites())
+        monkeypatch.setattr(store_module, "MAX_TOTAL_BYTES", size - 1)
+        learn_pages(store, range(2, 3), site="new.example")
+        assert [s.site for s in store.sites()] == ["new.example"]
+
+
+def test_newer_schema_is_refused_and_old_file_migrates(tmp_path):
+    path = tmp_path / "t.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(TemplateStoreError, match="schema version"):
+        TemplateStore(path)
+    fresh = tmp_path / "fresh.sqlite3"
+    sqlite3.connect(fresh).close()  # an empty file: version 0
+    with TemplateStore(fresh) as store:
+        assert store.schema_version == SCHEMA_VERSION
+
+
+def test_a_failed_write_leaves_the_store_as_it_was(store, monkeypatch):
+    learn_pages(store, range(2))
+    before = store.sites()
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(store_module.TemplateStore, "_site_bytes", staticmethod(boom))
+    with pytest.raises(RuntimeError):
+        learn_pages(store, range(2, 3))
+    monkeypatch.undo()
+    assert store.sites() == before
+    learn_pages(store, range(2, 3))  # and the store goes on working
+    assert store.sites()[0].pages == 3
+
+
+def _learn_in_process(path: str, first: int, count: int, kill_mid_write: bool) -> None:
+    store = TemplateStore(path)
+    if kill_mid_write:
+        original = TemplateStore._site_bytes
+
+        def die(db, site):
+            original(db, site)
+            os._exit(3)  # the process dies inside the write transaction
+
+        TemplateStore._site_bytes = staticmethod(die)
+    learn_pages(store, range(first, first + count))
+
+
+def test_two_processes_write_at_once(tmp_path):
+    path = str(tmp_path / "t.sqlite3")
+    TemplateStore(path).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_learn_in_process, args=(path, k * 12, 12, False)) for k in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    with TemplateStore(path) as store:
+        [info] = store.sites()
+        assert info.pages == 24 and info.entries > 0
+
+
+def test_a_process_killed_mid_write_loses_only_that_page(tmp_path):
+    path = str(tmp_path / "t.sqlite3")
+    with TemplateStore(path) as store:
+        learn_pages(store, range(3))
+    ctx = multiprocessing.get_context("spawn")
+    p = ctx.Process(target=_learn_in_process, args=(path, 3, 1, True))
+    p.start()
+    p.join(60)
+    assert p.exitcode == 3
+    with TemplateStore(path) as store:
+        assert store._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert store.sites()[0].pages == 3
+        learn_pages(store, range(3, 4))
+        assert store.sites()[0].pages == 4
