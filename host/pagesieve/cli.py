@@ -29,33 +29,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pagesieve {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("extract", help="print the article of one page (file or stdin)")
-    extract_cli.add_arguments(p)
-    p.set_defaults(func=extract_cli.main)
-
-    p = sub.add_parser("eval", help="token P/R/F1 and speed on benchmark datasets")
-    runner.add_arguments(p)
-    p.set_defaults(func=runner.main)
-
-    p = sub.add_parser("bench", help="time HTML -> article per page and peak memory")
-    bench.add_arguments(p)
-    p.set_defaults(func=bench.main)
-
-    p = sub.add_parser("train", help="train the block classifier from ../shared/datasets")
-    train.add_arguments(p)
-    p.set_defaults(func=train.main)
-
-    p = sub.add_parser("learn", help="learn the site template from one visited page")
-    templates_cli.add_learn_arguments(p)
-    p.set_defaults(func=templates_cli.learn_main)
-
-    p = sub.add_parser("sites", help="list what is learned of each site")
-    templates_cli.add_sites_arguments(p)
-    p.set_defaults(func=templates_cli.sites_main)
-
-    p = sub.add_parser("forget", help="erase what is learned of a site, or of all sites")
-    templates_cli.add_forget_arguments(p)
-    p.set_defaults(func=templates_cli.forget_main)
+    commands = (
+        ("extract", "print the article of one page (file or stdin)", extract_cli.add_arguments, extract_cli.main),
+        ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, runner.main),
+        ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
+        ("train", "train the block classifier from ../shared/datasets", train.add_arguments, train.main),
+        ("learn", "learn the site template from one visited page", templates_cli.add_learn_arguments, templates_cli.learn_main),
+        ("sites", "list what is learned of each site", templates_cli.add_sites_arguments, templates_cli.sites_main),
+        ("forget", "erase what is learned of a site, or of all sites", templates_cli.add_forget_arguments, templates_cli.forget_main),
+    )
+    for name, help_text, add_arguments, run in commands:
+        p = sub.add_parser(name, help=help_text)
+        add_arguments(p)
+        p.set_defaults(func=run)
     return parser
 
 
