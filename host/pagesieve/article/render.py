@@ -70,12 +70,15 @@ def prune(blocks: Sequence[Block], keep: Sequence[bool]) -> etree._Element:
         if b.parent >= 0 and (keep[b.index] or has_kept_inside[b.index]):
             has_kept_inside[b.parent] = True
     block_elements = {b.element for b in blocks}
+    # a noise block with no content inside is removed, unless its parent block is removed too
+    # and takes it along
+    removed = [not keep[b.index] and not has_kept_inside[b.index] and b.parent >= 0 for b in blocks]
     for b in reversed(blocks):
         if keep[b.index]:
             continue
         element = b.element
         if not has_kept_inside[b.index]:
-            if b.parent >= 0:
+            if removed[b.index] and not removed[b.parent]:
                 remove_keep_tail(element)  # the tail is the parent's own text, judged with it
             continue
         # A noise container around content: drop its own text and inline content.

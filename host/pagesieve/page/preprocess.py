@@ -44,6 +44,12 @@ CONTENT_LEAVES = frozenset({"img", "br", "hr", "video", "audio", "picture", "sou
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
+_NOT_HIDDEN_TESTED = REMOVED_TAGS | UNWRAPPED_TAGS | {"noscript"}
+"""Tags handled by their name alone (removed or unwrapped whatever their visibility)."""
+
+_MAY_BE_HIDDEN = etree.XPath("descendant-or-self::*[@hidden or @style]")
+"""Elements that :func:`is_hidden` can find hidden on a page without computed styles."""
+
 NOSCRIPT_MIN_CHARS = 200
 """A ``<noscript>`` with at least this much text is kept as content (unwrapped), else removed."""
 
@@ -81,30 +87,30 @@ def preprocess(page: Page) -> Page:
     """
     root = page.root
     styles = page.styles
-    doomed: list[etree._Element] = []
+    # The tag tests run inside libxml2 (``iter`` with tag names, one XPath for the attributes)
+    # instead of a Python test per element: the same elements, in a third of the time.
+    doomed: list[etree._Element] = list(root.iter(etree.Comment, etree.ProcessingInstruction, etree.Entity))
     to_unwrap: list[etree._Element] = []
-    for element in root.iter():
-        tag = element.tag
-        if not isinstance(tag, str):
-            doomed.append(element)  # comments, processing instructions, entities
-            continue
-        if tag == "noscript":
-            # What a browser with scripts off shows: crawler views of script-rendered sites
-            # (Discourse forums in wcxb_dev) hold the whole page there. Short ones ("enable
-            # JavaScript", tracking pixels) go. A live snapshot never contains noscript text.
-            if page.source == "html" and _text_length(element) >= NOSCRIPT_MIN_CHARS:
-                to_unwrap.append(element)
-            else:
-                doomed.append(element)
-        elif tag in REMOVED_TAGS:
-            doomed.append(element)
-        elif tag in UNWRAPPED_TAGS:
+    for element in root.iter("noscript"):
+        # What a browser with scripts off shows: crawler views of script-rendered sites
+        # (Discourse forums in wcxb_dev) hold the whole page there. Short ones ("enable
+        # JavaScript", tracking pixels) go. A live snapshot never contains noscript text.
+        if page.source == "html" and _text_length(element) >= NOSCRIPT_MIN_CHARS:
             to_unwrap.append(element)
-        elif styles is not None:
-            if is_hidden(element, styles):
-                doomed.append(element)
-        elif element.get("hidden") is not None or ((style := element.get("style")) and _HIDDEN_STYLE.search(style)):
-            doomed.append(element)  # is_hidden() without a snapshot's styles, inlined: runs per element
+        else:
+            doomed.append(element)
+    doomed.extend(root.iter(*REMOVED_TAGS))
+    to_unwrap.extend(root.iter(*UNWRAPPED_TAGS))
+    if styles is not None:
+        doomed.extend(
+            element for element in root.iter(etree.Element)
+            if element.tag not in _NOT_HIDDEN_TESTED and is_hidden(element, styles)
+        )
+    else:
+        doomed.extend(
+            element for element in _MAY_BE_HIDDEN(root)
+            if element.tag not in _NOT_HIDDEN_TESTED and is_hidden(element)
+        )
     for element in doomed:
         remove_keep_tail(element)
     for element in to_unwrap:
@@ -161,14 +167,13 @@ def remove_keep_tail(element: etree._Element) -> None:
 
 def _remove_empty(root: etree._Element) -> None:
     """Remove elements with no text and no content-bearing descendants (post-order, iterative)."""
-    # iterwalk "end" events come children-first, so an element whose children were all
-    # removed is seen as empty when its own end event arrives.
+    # Empty leaves first (collected, then removed, so the walk is not disturbed); parents left
+    # empty by their removal are found by the loop below, level by level.
     empty: list[etree._Element] = []
-    for _event, element in etree.iterwalk(root, events=("end",)):
-        if element is root or element.tag in CONTENT_LEAVES or element.tag == "body":
-            continue
+    for element in root.iter(etree.Element):
         if len(element) == 0 and not (element.text and element.text.strip()):
-            empty.append(element)  # removed after the walk, which must not be disturbed
+            if element is not root and element.tag not in CONTENT_LEAVES and element.tag != "body":
+                empty.append(element)
     changed = True
     while empty and changed:
         changed = False
