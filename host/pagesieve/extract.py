@@ -23,7 +23,7 @@ from pagesieve.features import FEATURE_NAMES, block_features
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
-from pagesieve.templates.evidence import EVIDENCE_KINDS, apply_evidence, page_evidence
+from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
 
 
@@ -148,7 +148,7 @@ def extract_page(
     page: Page,
     model: BlockClassifier | None = None,
     templates: SiteTemplates | None = None,
-    evidence_kinds: Iterable[str] = EVIDENCE_KINDS,
+    evidence_kinds: Iterable[str] = DEFAULT_KINDS,
 ) -> Article:
     """The article of a page (from HTML or a snapshot). Changes ``page.root`` in place.
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pagesieve.evaluation.datasets import Dataset, read_page
 from pagesieve.page.html import parse_html
-from pagesieve.templates.evidence import EVIDENCE_KINDS
+from pagesieve.templates.evidence import DEFAULT_KINDS
 from pagesieve.templates.learn import PageSummary, summarise
 from pagesieve.templates.store import TemplateStore
 
@@ -53,7 +53,7 @@ class HistoryExtractor:
         kinds: evidence kinds to use (:data:`~pagesieve.templates.evidence.EVIDENCE_KINDS`).
     """
 
-    def __init__(self, dataset: Dataset, history: int | None, kinds: Iterable[str] = EVIDENCE_KINDS) -> None:
+    def __init__(self, dataset: Dataset, history: int | None, kinds: Iterable[str] = DEFAULT_KINDS) -> None:
         self.dataset = dataset
         self.history = history
         self.kinds = tuple(kinds)

@@ -436,7 +436,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
-        help="template evidence used with --history: comma-separated of library, diff (default: both); 'none' for none",
+        help="template evidence used with --history: comma-separated of library, diff (default: library); 'none' for none",
     )
 
 
@@ -507,9 +507,9 @@ def format_table(results: Sequence[EvalResult]) -> str:
 def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pred_dir: Path | None) -> EvalResult:
     """:func:`evaluate` with a :class:`~pagesieve.evaluation.history.HistoryExtractor`."""
     from pagesieve.evaluation.history import HistoryExtractor
-    from pagesieve.templates.evidence import EVIDENCE_KINDS
+    from pagesieve.templates.evidence import DEFAULT_KINDS
 
-    kinds = EVIDENCE_KINDS if args.templates is None else args.templates
+    kinds = DEFAULT_KINDS if args.templates is None else args.templates
     history = HistoryExtractor(ds, None if args.history == "all" else args.history, kinds)
     try:
         label = f"pagesieve+{args.history}"
