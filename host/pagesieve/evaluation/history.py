@@ -66,6 +66,7 @@ class HistoryExtractor:
                 self._site_pages[row.site].append(row.id)
         self._key: str | None = None
         self.learned: list[str] = []
+        self._bodies: dict[str, object] = {}
 
     def close(self) -> None:
         """Close and delete the temporary store."""
@@ -87,7 +88,10 @@ class HistoryExtractor:
         found = self._summaries.get(page_id)
         if found is None:
             record = self.dataset.record(page_id)
-            found = summarise(parse_html(read_page(self.dataset, page_id), url=record.url))
+            page = parse_html(read_page(self.dataset, page_id), url=record.url)
+            found = summarise(page)
+            if "sst" in self.kinds:
+                self._bodies[page_id] = page.body
             if found.site is None and record.site is not None:
                 found.site = record.site
             self._summaries[page_id] = found
@@ -111,4 +115,11 @@ class HistoryExtractor:
         from pagesieve.extract import extract_page
 
         templates = self.store.templates_for(self._key, url) if self._key else None
+        if templates is not None and "sst" in self.kinds:
+            from pagesieve.templates.sst import SiteStyleTree
+
+            templates.sst = SiteStyleTree()
+            for other in self.learned:
+                templates.sst.add(self._bodies[other])
+            templates.sst.compute()
         return extract_page(parse_html(html, url=url), templates=templates, evidence_kinds=self.kinds).text

@@ -6,7 +6,10 @@ the page's site:
 - **library** (Yan & Wang 2020, seed 000 §4 and §7): per block, the share of its own text that
   lies in leaves matching the site's template library;
 - **diff** (Yang, Li & Geng 2015, seed 004 §2.2): per block, whether its whole subtree has an
-  identical twin in the reference page (:mod:`pagesieve.templates.diff`).
+  identical twin in the reference page (:mod:`pagesieve.templates.diff`);
+- **sst** (Yi, Liu & Li 2003, seed 002): per block, whether it lands on a noise node of the
+  site style tree (:mod:`pagesieve.templates.sst`). The store does not keep style trees yet:
+  ``pagesieve eval --history`` builds one from the history pages.
 
 :func:`apply_evidence` removes, after classification, the kept blocks the evidence names as the
 site's template (:data:`EVIDENCE_KINDS` are switchable for comparison with
@@ -25,21 +28,24 @@ from pagesieve.templates.diff import block_fingerprints, identical_blocks
 from pagesieve.templates.library import leaf_text
 from pagesieve.templates.store import SiteTemplates
 
-EVIDENCE_KINDS = ("library", "diff")
+EVIDENCE_KINDS = ("library", "diff", "sst")
 """Kinds of template evidence :func:`apply_evidence` can use."""
 
 DEFAULT_KINDS = ("library",)
-"""The kinds used unless asked otherwise. Measured with ``pagesieve eval DATASET
+"""The kinds used unless asked otherwise (sst is not stored yet, so it cannot be the default
+live). Measured with ``pagesieve eval DATASET
 --min-site-pages 5 --history K --templates KINDS`` (held-out pages; single page: big9 0.972,
 daniel 0.940, dragnet 0.932):
 
-========  =====  =====  =====  =====  =====  =====
-kinds     big9 3  all   daniel 3  all  dragnet 3  all
-========  =====  =====  =====  =====  =====  =====
-library   0.972  0.974  0.944  0.952  0.928  0.928
-diff      0.972  0.972  0.950  0.947  0.926  0.924
-both      0.972  0.974  0.951  0.956  0.926  0.924
-========  =====  =====  =====  =====  =====  =====
+===========  ======  =====  ========  =====  =========  =====
+kinds        big9 3  all    daniel 3  all    dragnet 3  all
+===========  ======  =====  ========  =====  =========  =====
+library      0.972   0.974  0.944     0.952  0.928      0.928
+diff         0.972   0.972  0.950     0.947  0.926      0.924
+sst          0.972   0.973  0.946     0.946  0.930      0.932
+library,sst  -       0.974  -         0.953  -          0.929
+library,diff 0.972   0.974  0.951     0.956  0.926      0.924
+===========  ======  =====  ========  =====  =========  =====
 
 The diff (seed 004) mostly removed text that dragnet's truth counts as content (recaps shared
 by two pages of a site, "Published:" lines, comment rules): 930 content tokens against 330 noise
@@ -63,10 +69,13 @@ class TemplateEvidence:
     Attributes:
         template_share: share of the block's own characters in template-library leaves.
         in_reference: the block's subtree has an identical twin in the reference page.
+        sst_noise: the block lands on a noise node of the site style tree (seed 002), or
+            ``None`` without a style tree.
     """
 
     template_share: list[float]
     in_reference: list[bool]
+    sst_noise: list[bool] | None = None
 
 
 def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> TemplateEvidence:
@@ -93,7 +102,11 @@ def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> T
         in_reference = identical_blocks(block_fingerprints(blocks), templates.reference)
     else:
         in_reference = [False] * n
-    return TemplateEvidence(share, in_reference)
+    sst_noise = None
+    if templates.sst is not None:
+        mapped = templates.sst.map_page(blocks[0].element)
+        sst_noise = [bool((node := mapped.get(b.element)) is not None and node.noise) for b in blocks]
+    return TemplateEvidence(share, in_reference, sst_noise)
 
 
 def library_tags(library) -> list[str]:
@@ -124,12 +137,17 @@ def apply_evidence(
         if kept and twin > DUPLICATE_SHARE * kept:
             use_diff = False
     use_library = "library" in kinds
+    sst_noise = evidence.sst_noise if "sst" in kinds else None
     dropped = 0
     for b in blocks:
         i = b.index
         if not keep[i] or not b.chars:
             continue
-        if (use_diff and evidence.in_reference[i]) or (use_library and evidence.template_share[i] >= LIBRARY_SHARE):
+        if (
+            (use_diff and evidence.in_reference[i])
+            or (use_library and evidence.template_share[i] >= LIBRARY_SHARE)
+            or (sst_noise is not None and sst_noise[i])
+        ):
             keep[i] = False
             dropped += 1
     return dropped

@@ -45,6 +45,7 @@ from pagesieve.errors import TemplateStoreError
 from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.library import LeafEntry, TemplateLibrary
 from pagesieve.templates.learn import PageSummary
+from pagesieve.templates.sst import SiteStyleTree
 from pagesieve.templates.urls import url_similarity
 
 STORE_FILE = "templates.sqlite3"
@@ -126,6 +127,7 @@ class SiteTemplates:
         reference_url: URL of the chosen reference page, or ``None``.
         reference: sorted ``uint64`` fingerprints of the reference page's blocks (may be empty).
         pages: pages learned for the site.
+        sst: the site style tree (seed 002) when one was built, else ``None``.
     """
 
     site: str
@@ -133,6 +135,7 @@ class SiteTemplates:
     reference_url: str | None
     reference: np.ndarray
     pages: int
+    sst: SiteStyleTree | None = None
 
 
 def default_store_path() -> Path:
