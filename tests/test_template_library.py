@@ -71,3 +71,32 @@ def test_occurrences_on_one_page_count_once():
     library = TemplateLibrary(batch_pages=3, min_frequency=3)
     library.learn([("a", "Reply")] * 10 + [("p", "text")])
     assert [(e.text, e.frequency) for e in library.cache] == [("Reply", 1), ("text", 1)]
+
+
+def test_indexed_lookup_equals_a_scan_of_the_seed_rule():
+    """LeafIndex.find returns what a linear scan with `similar` returns: the earliest match.
+
+    As in TemplateLibrary, a pair is only added when nothing similar is stored yet (so an exact
+    hit is the only similar one of its text, and the exact shortcut cannot skip an earlier one).
+    """
+    import random
+
+    from pagesieve.templates.library import LeafIndex
+
+    rng = random.Random(5)
+    base = ["Home", "Weather today", "Copyright 2012 Example News Ltd", "Read more about the harbour"]
+    pairs = []
+    for _ in range(400):
+        text = rng.choice(base) + "".join(rng.choice("abc ") for _ in range(rng.randint(0, 12)))
+        if rng.random() < 0.3:
+            text = text.replace("e", "3", rng.randint(0, 2))
+        pairs.append((rng.choice(["a", "p"]), text))
+    index, stored = LeafIndex(), []
+    for tag, text in pairs[:250]:
+        if index.find(tag, text) is None:
+            index.add(tag, text)
+            stored.append((tag, text))
+    assert 20 < len(stored) < 250
+    for tag, text in pairs:
+        scan = next((k for k, (t, x) in enumerate(stored) if t == tag and similar(x, text)), None)
+        assert index.find(tag, text) == scan, (tag, text)

@@ -51,11 +51,17 @@ class HistoryExtractor:
     Args:
         dataset: the dataset evaluated. history: K, or ``None`` for all other pages.
         kinds: evidence kinds to use (:data:`~pagesieve.templates.evidence.EVIDENCE_KINDS`).
+        history_where: ``(field, value)``: only pages whose index field has that value (as
+            text) are learned, e.g. ``("year", "2005")`` for the template-drift table.
     """
 
-    def __init__(self, dataset: Dataset, history: int | None, kinds: Iterable[str] = DEFAULT_KINDS) -> None:
+    def __init__(
+        self, dataset: Dataset, history: int | None, kinds: Iterable[str] = DEFAULT_KINDS,
+        history_where: tuple[str, str] | None = None,
+    ) -> None:
         self.dataset = dataset
         self.history = history
+        self.history_where = history_where
         self.kinds = tuple(kinds)
         self._dir = Path(tempfile.mkdtemp(prefix="pagesieve-history-"))
         self.store = TemplateStore(self._dir / "templates.sqlite3")
@@ -79,6 +85,9 @@ class HistoryExtractor:
         if site is None:
             return []
         others = [i for i in self._site_pages[site] if i != page_id]
+        if self.history_where is not None:
+            key, value = self.history_where
+            others = [i for i in others if str(self.dataset.record(i).row.get(key)) == value]
         if self.history is None:
             return others
         rng = random.Random(f"{HISTORY_SEED}:{page_id}")

@@ -5,7 +5,8 @@
     pagesieve eval DATASET_DIR... [--predictions OUT_DIR] [--json]
                    [--compare trafilatura,readability] [--split heldout|all]
                    [--split-file PATH] [--limit N] [--min-site-pages N]
-                   [--history K|all [--templates library,diff|none]]
+                   [--where FIELD=VALUE]
+                   [--history K|all [--templates library,diff,sst|none] [--history-where FIELD=VALUE]]
 
 For every dataset folder (layout: ``../shared/datasets/README.md``; a bare name such as
 ``l3s_gn1`` is looked up in :func:`~pagesieve.evaluation.datasets.default_datasets_dir`) the
@@ -20,7 +21,9 @@ Page selection, in this order:
    pages, with a note. ``--split all``: all pages.
 2. ``--min-site-pages N``: only pages whose ``site`` has at least N pages in the whole dataset
    index (a null site never qualifies).
-3. ``--limit N``: the first N of what is left, in index order.
+3. ``--where FIELD=VALUE``: only pages whose ``index.jsonl`` field has that value (compared as
+   text, e.g. ``year=2009``).
+4. ``--limit N``: the first N of what is left, in index order.
 
 Split file format::
 
@@ -333,6 +336,7 @@ def select_ids(
     min_site_pages: int | None = None,
     limit: int | None = None,
     notes: list[str] | None = None,
+    where: tuple[str, str] | None = None,
 ) -> list[str]:
     """The ids to evaluate, in index order (selection steps: see the module docstring).
 
@@ -349,6 +353,9 @@ def select_ids(
     if min_site_pages is not None:
         per_site = Counter(r.site for r in dataset.rows if r.site is not None)
         ids = [i for i in ids if (s := dataset.record(i).site) is not None and per_site[s] >= min_site_pages]
+    if where is not None:
+        key, value = where
+        ids = [i for i in ids if str(dataset.record(i).row.get(key)) == value]
     if limit is not None:
         ids = ids[:limit]
     return ids
@@ -375,6 +382,13 @@ def _history(value: str) -> int | str:
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be 'all' or a number >= 0: {value!r}") from None
     return "all" if k is None else k
+
+
+def _field_value(value: str) -> tuple[str, str]:
+    key, sep, wanted = value.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE: {value!r}")
+    return key, wanted
 
 
 def _kinds(value: str) -> tuple[str, ...]:
@@ -433,6 +447,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--history", metavar="K|all", type=_history,
         help="learn K (or all) other pages of each page's site first, in a fresh temporary template store",
+    )
+    parser.add_argument(
+        "--where", metavar="FIELD=VALUE", type=_field_value,
+        help="only pages whose index.jsonl field has this value (e.g. year=2009)",
+    )
+    parser.add_argument(
+        "--history-where", metavar="FIELD=VALUE", type=_field_value,
+        help="with --history: learn only pages whose index.jsonl field has this value (e.g. year=2005)",
     )
     parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
@@ -510,7 +532,9 @@ def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pre
     from pagesieve.templates.evidence import DEFAULT_KINDS
 
     kinds = DEFAULT_KINDS if args.templates is None else args.templates
-    history = HistoryExtractor(ds, None if args.history == "all" else args.history, kinds)
+    history = HistoryExtractor(
+        ds, None if args.history == "all" else args.history, kinds, getattr(args, "history_where", None)
+    )
     try:
         label = f"pagesieve+{args.history}"
         return evaluate(ds, history, ids, name=label, predictions_dir=pred_dir, before_page=history.prepare)
@@ -552,7 +576,8 @@ def main(args: argparse.Namespace) -> int:
     extractor = pagesieve_extractor()
 
     selected = [
-        select_ids(ds, split, min_site_pages=args.min_site_pages, limit=args.limit, notes=notes)
+        select_ids(ds, split, min_site_pages=args.min_site_pages, limit=args.limit, notes=notes,
+                   where=getattr(args, "where", None))
         for ds in datasets
     ]
     _warm_up([extractor] + [p for _, p in peers], datasets, selected)

@@ -21,10 +21,12 @@ characters apart in length are more than ``k`` edits apart).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lxml import etree
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from pagesieve.page.preprocess import remove_keep_tail
@@ -77,12 +79,13 @@ class LeafIndex:
     similarity), so a lookup touches few texts.
     """
 
-    __slots__ = ("_exact", "_by_length", "items")
+    __slots__ = ("_exact", "_by_length", "_lengths", "items")
 
     def __init__(self) -> None:
         self.items: list[tuple[str, str]] = []
         self._exact: dict[tuple[str, str], int] = {}
-        self._by_length: dict[tuple[str, int], list[int]] = {}
+        self._by_length: dict[tuple[str, int], tuple[list[int], list[str]]] = {}
+        self._lengths: dict[str, list[int]] = {}
 
     def __len__(self) -> int:
         return len(self.items)
@@ -92,7 +95,12 @@ class LeafIndex:
         k = len(self.items)
         self.items.append((tag, text))
         self._exact.setdefault((tag, text), k)
-        self._by_length.setdefault((tag, len(text)), []).append(k)
+        bucket = self._by_length.get((tag, len(text)))
+        if bucket is None:
+            bucket = self._by_length[(tag, len(text))] = ([], [])
+            insort(self._lengths.setdefault(tag, []), len(text))
+        bucket[0].append(k)
+        bucket[1].append(text)
         return k
 
     def find(self, tag: str, text: str) -> int | None:
@@ -102,14 +110,21 @@ class LeafIndex:
             return k
         n = len(text)
         limit = n // 8
-        if limit == 0:
+        lengths = self._lengths.get(tag)
+        if limit == 0 or not lengths:
             return None
         best = None
-        for length in range(max(n - limit, 9), n + limit + 1):
-            for k in self._by_length.get((tag, length), ()):
-                if (best is None or k < best) and similar(self.items[k][1], text):
-                    best = k
-                    break  # the list is in insertion order: its first match is its earliest
+        for at in range(bisect_left(lengths, max(n - limit, 9)), bisect_right(lengths, n + limit)):
+            length = lengths[at]
+            cutoff = min(n, length) // 8  # seed 000: D <= min(len(a), len(b)) // 8
+            if abs(n - length) > cutoff:
+                continue
+            positions, texts = self._by_length[(tag, length)]
+            hits = process.extract(text, texts, scorer=Levenshtein.distance, score_cutoff=cutoff, limit=None)
+            if hits:
+                first = positions[min(hit[2] for hit in hits)]
+                if best is None or first < best:
+                    best = first
         return best
 
 

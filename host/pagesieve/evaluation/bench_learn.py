@@ -1,0 +1,86 @@
+"""``pagesieve bench-learn``: cost of learning a visited page, and store size per site.
+
+::
+
+    pagesieve bench-learn [DATASET_DIR] [--pages N]
+
+For every site of the dataset (default ``big9``: 7 sites of 40 pages) a fresh temporary
+:class:`~pagesieve.templates.store.TemplateStore` learns ``N`` (default 100) page visits of that
+site: its pages in index order, cycled when the site has fewer than ``N`` (each visit under its
+own URL, as a reader moving through a site). Each visit is timed in two parts with
+``time.perf_counter``: *summarise* (pre-processing, segmentation, leaves, fingerprints:
+:func:`~pagesieve.templates.learn.summarise`) and *store* (the SQLite transaction of
+:meth:`~pagesieve.templates.store.TemplateStore.learn`); parsing the HTML is not counted (the
+host receives the page as a snapshot, parsed separately). Printed: median and 95th percentile
+per visit, per site, and the site's bytes in the store and the file size after the last visit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from pagesieve.evaluation.datasets import load_dataset, read_page
+from pagesieve.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
+from pagesieve.page.html import parse_html
+from pagesieve.templates.learn import summarise
+from pagesieve.templates.store import TemplateStore
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``bench-learn`` options."""
+    parser.add_argument("dataset", nargs="?", default="big9", metavar="DATASET_DIR",
+                        help="dataset folder or name (default: big9)")
+    parser.add_argument("--pages", type=_positive_int, default=100, metavar="N",
+                        help="page visits learned per site (default: 100)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the benchmark and print one row per site and a total row."""
+    dataset = load_dataset(_resolve_dataset_dir(args.dataset))
+    by_site: dict[str, list[str]] = defaultdict(list)
+    for row in dataset.rows:
+        if row.site is not None:
+            by_site[row.site].append(row.id)
+    header = ("site", "pages", "summarise ms p50", "store ms p50", "learn ms p50", "learn ms p95", "entries", "site bytes", "file bytes")
+    rows = [header]
+    all_learn: list[float] = []
+    for site, ids in sorted(by_site.items()):
+        html = {i: read_page(dataset, i) for i in ids}
+        folder = Path(tempfile.mkdtemp(prefix="pagesieve-bench-learn-"))
+        try:
+            store = TemplateStore(folder / "templates.sqlite3")
+            t_sum, t_store = [], []
+            for visit in range(args.pages):
+                page_id = ids[visit % len(ids)]
+                page = parse_html(html[page_id], url=f"https://{site}/visit/{visit}/{page_id}")
+                t0 = time.perf_counter()
+                summary = summarise(page)
+                t1 = time.perf_counter()
+                store.learn(summary)
+                t2 = time.perf_counter()
+                t_sum.append((t1 - t0) * 1000)
+                t_store.append((t2 - t1) * 1000)
+            [info] = store.sites()
+            store.close()
+            file_bytes = sum(p.stat().st_size for p in folder.iterdir())
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        learn = [a + b for a, b in zip(t_sum, t_store)]
+        all_learn.extend(learn)
+        rows.append((site, str(args.pages), f"{statistics.median(t_sum):.2f}", f"{statistics.median(t_store):.2f}",
+                     f"{statistics.median(learn):.2f}", f"{percentile(learn, 95):.2f}", str(info.entries),
+                     str(info.bytes), str(file_bytes)))
+    rows.append(("all", str(len(all_learn)), "", "", f"{statistics.median(all_learn):.2f}",
+                 f"{percentile(all_learn, 95):.2f}", "", "", ""))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for n, row in enumerate(rows):
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    return 0
