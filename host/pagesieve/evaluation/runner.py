@@ -439,23 +439,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--split-file", metavar="PATH", type=Path,
         help="split file to use with --split heldout (default: <repo>/models/split.json)",
     )
-    parser.add_argument("--limit", metavar="N", type=_positive_int, help="only the first N selected pages per dataset")
-    parser.add_argument(
-        "--min-site-pages", metavar="N", type=_positive_int,
-        help="only pages whose site has at least N pages in the dataset",
+    selection = (
+        ("--limit", "N", _positive_int, "only the first N selected pages per dataset"),
+        ("--min-site-pages", "N", _positive_int, "only pages whose site has at least N pages in the dataset"),
+        ("--where", "FIELD=VALUE", _field_value, "only pages whose index.jsonl field has this value (e.g. year=2009)"),
+        ("--history", "K|all", _history,
+         "learn K (or all) other pages of each page's site first, in a fresh temporary template store"),
+        ("--history-where", "FIELD=VALUE", _field_value,
+         "with --history: learn only pages whose index.jsonl field has this value (e.g. year=2005)"),
     )
-    parser.add_argument(
-        "--history", metavar="K|all", type=_history,
-        help="learn K (or all) other pages of each page's site first, in a fresh temporary template store",
-    )
-    parser.add_argument(
-        "--where", metavar="FIELD=VALUE", type=_field_value,
-        help="only pages whose index.jsonl field has this value (e.g. year=2009)",
-    )
-    parser.add_argument(
-        "--history-where", metavar="FIELD=VALUE", type=_field_value,
-        help="with --history: learn only pages whose index.jsonl field has this value (e.g. year=2005)",
-    )
+    for flag, metavar, kind, help_text in selection:
+        parser.add_argument(flag, metavar=metavar, type=kind, help=help_text)
     parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
         help="template evidence used with --history: comma-separated of library, diff (default: library); 'none' for none",
