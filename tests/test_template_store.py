@@ -222,3 +222,24 @@ def test_a_process_killed_mid_write_loses_only_that_page(tmp_path):
         assert store.sites()[0].pages == 3
         learn_pages(store, range(3, 4))
         assert store.sites()[0].pages == 4
+
+
+def test_learn_sites_forget_commands(tmp_path, capsys):
+    from pagesieve.cli import main
+
+    store = str(tmp_path / "t.sqlite3")
+    for n in range(3):
+        page = tmp_path / f"p{n}.html"
+        page.write_text(site_page(n), encoding="utf-8")
+        assert main(["learn", str(page), "--url", f"https://harbour.example/news/{n}", "--store", store]) == 0
+    assert main(["sites", "--store", store, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"site": "harbour.example"' in out and '"pages": 3' in out
+    page = tmp_path / "p9.html"
+    page.write_text(site_page(9), encoding="utf-8")
+    assert main(["extract", str(page), "--url", "https://harbour.example/news/9", "--site-templates", "--store", store]) == 0
+    assert STORIES[9][:30] in capsys.readouterr().out
+    assert main(["learn", str(page), "--url", "file:///x.html", "--store", store]) == 3  # no site
+    assert main(["forget", "harbour.example", "--store", store]) == 0
+    assert main(["sites", "--store", store]) == 0
+    assert "nothing learned yet" in capsys.readouterr().out

@@ -452,7 +452,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(flag, metavar=metavar, type=kind, help=help_text)
     parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
-        help="template evidence used with --history: comma-separated of library, diff (default: library); 'none' for none",
+        help="template evidence used with --history: comma-separated of library, diff, sst (default: library); 'none' for none",
     )
 
 

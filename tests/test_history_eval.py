@@ -1,0 +1,47 @@
+"""``pagesieve eval --history``: the protocol on real pages (big9, per-site groups)."""
+
+from __future__ import annotations
+
+from pagesieve.evaluation.datasets import load_dataset, read_page
+from pagesieve.evaluation.history import HistoryExtractor
+from pagesieve.extract import extract
+
+
+def test_history_protocol_on_real_pages(datasets_dir):
+    dataset = load_dataset(datasets_dir / "big9")
+    page_id = dataset.ids[0]
+    site = dataset.record(page_id).site
+    history = HistoryExtractor(dataset, 3)
+    try:
+        learned = history.history_of(page_id)
+        assert len(learned) == 3 and page_id not in learned
+        assert {dataset.record(i).site for i in learned} == {site}
+        assert learned == history.history_of(page_id)  # fixed seed
+        history.prepare(page_id)
+        [info] = history.store.sites()
+        assert info.pages == 3
+        html = read_page(dataset, page_id)
+        assert history(html, None).strip()
+        everything = HistoryExtractor(dataset, None)
+        try:
+            assert len(everything.history_of(page_id)) == 39
+        finally:
+            everything.close()
+    finally:
+        history.close()
+    none = HistoryExtractor(dataset, 0)
+    try:
+        none.prepare(page_id)
+        assert none.store.sites() == []
+        assert none(html, None) == extract(html).text  # no history: the single-page answer
+    finally:
+        none.close()
+
+
+def test_eval_history_command(datasets_dir, capsys):
+    from pagesieve.cli import main
+
+    code = main(["eval", str(datasets_dir / "big9"), "--history", "3", "--limit", "3", "--json", "--templates", "library,diff"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert '"pages": 3' in out and '"f1"' in out
