@@ -27,7 +27,10 @@ _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 """C0 controls but tab, LF, CR (and DEL): not allowed in HTML text (HTML Living Standard §13.2.2
 "control characters are parse errors"), and refused by lxml's tree API when text is moved."""
 
-_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, default_doctype=False)
+_PARSER = etree.HTMLParser(
+    encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, default_doctype=False,
+    collect_ids=False,  # libxml2 need not index id attributes: nothing here looks elements up by id
+)
 
 
 def parse_html(source: bytes | str, url: str | None = None) -> Page:
