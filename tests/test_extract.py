@@ -77,6 +77,10 @@ def test_node_ids_name_content_and_noise(article, example_page):
     assert not set(article.content_ids) & set(article.noise_ids)
     noise_text = " ".join("".join(elements[i].itertext()) for i in article.noise_ids)
     assert "Tried this at 1,800 m" in noise_text or "3 comments" in noise_text
+    # hiding never hides content: no hidden block holds a content block
+    for i in article.noise_ids:
+        inside = {int(e.get("data-ps-id")) for e in elements[i].iter() if e.get("data-ps-id")}
+        assert not inside & set(article.content_ids)
 
 
 def test_html_and_snapshot_give_the_same_blocks(datasets_dir):

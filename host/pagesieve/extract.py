@@ -144,6 +144,25 @@ def headline_block(analysis: Analysis, keep: list[bool]) -> int | None:
     return None
 
 
+def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:
+    """The blocks to hide so that exactly the noise disappears: the outermost blocks with no
+    content block inside them (the body excepted), document order. Hiding a block hides its
+    subtree, so a noise container around content is never among them."""
+    has_content = [False] * len(blocks)
+    for b in reversed(blocks):
+        if keep[b.index]:
+            has_content[b.index] = True
+        if b.parent >= 0 and has_content[b.index]:
+            has_content[b.parent] = True
+    out = []
+    for b in blocks:
+        if b.parent < 0 or has_content[b.index]:
+            continue
+        if has_content[b.parent] and (b.chars or b.images or b.sub_chars or b.sub_images):
+            out.append(b.index)  # outermost: its parent holds content, so is not hidden itself
+    return out
+
+
 def extract_page(
     page: Page,
     model: BlockClassifier | None = None,
@@ -173,7 +192,7 @@ def extract_page(
     if templates is not None:
         apply_evidence(blocks, keep, page_evidence(blocks, templates), evidence_kinds)
     content_ids = [b.node_id for b in blocks if keep[b.index]]
-    noise_ids = [blocks[i].node_id for i in analysis.candidates if not keep[i]]
+    noise_ids = [blocks[i].node_id for i in hideable_blocks(blocks, keep)]
     text = blocks_text(blocks, keep)
     body = prune(blocks, keep)
     html = finish_html(body, page.url)

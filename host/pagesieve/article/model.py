@@ -39,7 +39,8 @@ class Article:
         html: the main content as sanitised HTML (a ``<div>`` fragment; nh3-cleaned).
         text: the main content as plain text, one paragraph per line.
         content_ids: node ids of the blocks kept as main content, document order.
-        noise_ids: node ids of the blocks judged noise (what "hide noise" hides).
+        noise_ids: node ids of what "hide noise" hides: the outermost blocks with no main content
+            inside (see :func:`pagesieve.extract.hideable_blocks`), document order.
         warnings: oddities of the input that were worked around.
     """
 

@@ -1,0 +1,146 @@
+"""The native-messaging host, as the browser runs it: a process fed framed JSON on stdin."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+
+import pytest
+
+from pagesieve.native.framing import MAX_REPLY_BYTES, MAX_REQUEST_BYTES, chunk_reply, encode
+from pagesieve.page.html import parse_html
+from pagesieve.page.snapshot import page_to_snapshot
+
+URL = "https://hillkitchen.example/posts/sourdough-altitude/"
+
+
+class HostProcess:
+    def __init__(self, tmp_path):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "pagesieve.native", "--store", str(tmp_path / "t.sqlite3"),
+             "--log-dir", str(tmp_path / "log"), "chrome-extension://abc/"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        self.log = tmp_path / "log" / "host.log"
+
+    def send_raw(self, body: bytes, length: int | None = None) -> None:
+        self.proc.stdin.write(struct.pack("=I", len(body) if length is None else length) + body)
+        self.proc.stdin.flush()
+
+    def read(self) -> dict:
+        head = self.proc.stdout.read(4)
+        assert len(head) == 4, "the host closed its output"
+        (n,) = struct.unpack("=I", head)
+        assert n <= MAX_REPLY_BYTES
+        return json.loads(self.proc.stdout.read(n))
+
+    def request(self, message: dict) -> dict:
+        self.send_raw(json.dumps(message).encode())
+        reply = self.read()
+        if reply.get("type") == "chunk":  # reassemble, as the extension does
+            parts = [reply]
+            while len(parts) < reply["count"]:
+                parts.append(self.read())
+            assert [p["index"] for p in parts] == list(range(reply["count"]))
+            reply = json.loads("".join(p["data"] for p in parts))
+        return reply
+
+    def close(self) -> int:
+        self.proc.stdin.close()
+        return self.proc.wait(30)
+
+
+@pytest.fixture
+def host(tmp_path):
+    h = HostProcess(tmp_path)
+    yield h
+    if h.proc.poll() is None:
+        h.close()
+
+
+@pytest.fixture(scope="module")
+def snapshot(example_page):
+    snap = page_to_snapshot(parse_html(example_page.read_bytes(), url=URL))
+    snap["url"] = URL
+    return snap
+
+
+def test_ping_and_clean_hide_and_reader(host, snapshot):
+    pong = host.request({"v": 1, "id": 1, "type": "ping"})
+    assert pong["ok"] and pong["type"] == "pong" and pong["protocol"] == 1
+    hide = host.request({"v": 1, "id": "h", "type": "clean", "mode": "hide", "snapshot": snapshot})
+    assert hide["ok"] and hide["id"] == "h" and hide["hide"] and hide["content"]
+    assert not set(hide["hide"]) & set(hide["content"])
+    reader = host.request({"v": 1, "id": "r", "type": "clean", "mode": "reader", "snapshot": snapshot})
+    article = reader["article"]
+    assert article["title"].startswith("Sourdough at Altitude") and "2,400 metres" in article["text"]
+    assert article["html"].startswith("<div>") and article["markdown"]
+    assert host.close() == 0
+
+
+def test_bad_requests_get_error_replies_and_the_host_keeps_serving(host, snapshot):
+    host.send_raw(b"{not json")
+    assert host.read()["error"]["code"] == 4
+    host.send_raw(b"\xff\xfe")
+    assert host.read()["error"]["name"] == "bad_json"
+    host.send_raw(b"")
+    assert host.read()["error"]["code"] == 2
+    for message, code in (
+        ([1, 2], 5), ({"v": 2, "id": 1, "type": "ping"}, 5), ({"v": 1, "type": "ping"}, 5),
+        ({"v": 1, "id": 7, "type": "explode"}, 6), ({"v": 1, "id": 8, "type": "clean"}, 8),
+        ({"v": 1, "id": 9, "type": "clean", "mode": "x", "snapshot": snapshot}, 8),
+        ({"v": 1, "id": 10, "type": "clean", "snapshot": {"version": 1, "nodes": "no"}}, 7),
+        ({"v": 1, "id": 11, "type": "save"}, 9), ({"v": 1, "id": 12, "type": "label"}, 9),
+    ):
+        reply = host.request(message)
+        assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)
+    unknown = host.request({"v": 1, "id": 7, "type": "explode"})
+    assert unknown["id"] == 7  # the id comes back whenever it could be read
+    assert host.request({"v": 1, "id": 13, "type": "ping"})["ok"]
+    assert host.close() == 0
+    assert "BAD_SNAPSHOT" in host.log.read_text(encoding="utf-8")
+
+
+def test_oversized_request_is_dropped_and_refused(host):
+    body = b" " * (MAX_REQUEST_BYTES + 1)
+    host.send_raw(body)
+    reply = host.read()
+    assert reply["error"]["code"] == 3 and "64 MiB" in reply["error"]["message"]
+    assert host.request({"v": 1, "id": 2, "type": "ping"})["ok"]
+
+
+def test_truncated_stream_stops_the_host(host):
+    host.send_raw(b'{"v": 1', length=100)
+    host.proc.stdin.close()
+    assert host.proc.wait(30) == 1
+
+
+def test_learn_then_clean_uses_the_site_templates(host, snapshot):
+    reply = host.request({"v": 1, "id": 1, "type": "learn", "snapshot": snapshot, "private": True})
+    assert reply["ok"] and reply["learned"] is False and reply["site"] == "hillkitchen.example"
+    for n in range(2):
+        snap = dict(snapshot, url=f"https://hillkitchen.example/posts/{n}/")
+        reply = host.request({"v": 1, "id": 2 + n, "type": "learn", "snapshot": snap})
+        assert reply["learned"] is True and reply["pages"] == n + 1
+    cleaned = host.request({"v": 1, "id": 9, "type": "clean", "mode": "hide", "snapshot": snapshot})
+    assert cleaned["site"] == "hillkitchen.example" and cleaned["site_pages"] == 2
+
+
+def test_large_reply_comes_in_chunks(host):
+    paragraph = "Ünïcode wörds and “quotes” keep every chunk whole. " * 40
+    html = "<html><head><title>Long</title></head><body><article><h1>Long</h1>" + "".join(
+        f"<p>{k} {paragraph}</p>" for k in range(700)) + "</article></body></html>"
+    snap = page_to_snapshot(parse_html(html, url="https://long.example/a"))
+    reply = host.request({"v": 1, "id": "big", "type": "clean", "mode": "reader", "snapshot": snap})
+    assert reply["ok"] and reply["id"] == "big"
+    assert len(encode(reply)) > MAX_REPLY_BYTES and reply["article"]["text"].count("keep every chunk whole") == 700 * 40
+
+
+def test_chunks_cut_between_characters():
+    body = encode({"v": 1, "id": 1, "ok": True, "data": "é€😀\"\\" * 300_000})
+    frames = chunk_reply(body, {"v": 1, "id": 1})
+    assert len(frames) > 2 and all(len(f) <= MAX_REPLY_BYTES for f in frames)
+    parts = [json.loads(f) for f in frames]
+    assert "".join(p["data"] for p in parts).encode("utf-8") == body
