@@ -1,0 +1,86 @@
+// Background: one persistent native-messaging port to the pagesieve host (docs/protocol.md).
+// Requests carry ids; replies are matched by id, chunked replies reassembled; a request that
+// gets no answer in time fails; when the host exits, pending requests fail and the next request
+// starts a new host.
+"use strict";
+const api = globalThis.browser ?? globalThis.chrome;
+const HOST = "org.pagesieve.host";
+const TIMEOUT_MS = 60000;
+const INSTALL_COMMAND = "python3 install_host.py";
+
+let port = null;
+let lastError = null;
+let nextId = 1;
+const pending = new Map();   // id -> {resolve, reject, timer}
+const chunks = new Map();    // id -> array of data strings
+
+function connect() {
+  port = api.runtime.connectNative(HOST);
+  port.onMessage.addListener(onMessage);
+  port.onDisconnect.addListener((p) => {
+    const err = (p && p.error && p.error.message) || (api.runtime.lastError && api.runtime.lastError.message) || "the host exited";
+    lastError = err;
+    port = null;
+    for (const [, waiter] of pending) { clearTimeout(waiter.timer); waiter.reject(new Error(err)); }
+    pending.clear();
+    chunks.clear();
+  });
+}
+
+function onMessage(message) {
+  if (message && message.type === "chunk") {
+    const parts = chunks.get(message.id) || new Array(message.count);
+    parts[message.index] = message.data;
+    chunks.set(message.id, parts);
+    if (parts.filter((x) => x !== undefined).length < message.count) return;
+    chunks.delete(message.id);
+    message = JSON.parse(parts.join(""));
+  }
+  const waiter = message && pending.get(message.id);
+  if (!waiter) return;
+  pending.delete(message.id);
+  clearTimeout(waiter.timer);
+  waiter.resolve(message);
+}
+
+function request(type, fields) {
+  if (!port) connect();
+  const id = "r" + nextId++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { pending.delete(id); reject(new Error("the host did not answer in time")); }, TIMEOUT_MS);
+    pending.set(id, { resolve, reject, timer });
+    try {
+      port.postMessage({ v: 1, id, type, ...fields });
+    } catch (e) {
+      clearTimeout(timer);
+      pending.delete(id);
+      port = null;
+      reject(e);
+    }
+  });
+}
+
+function hostMissing(message) {
+  return /not found|not installed|no such native application|specified native messaging host/i.test(message || "");
+}
+
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (!message || message.type !== "pagesieve.host") return false;
+  const fields = message.fields || {};
+  if (sender.tab && sender.tab.incognito && message.request === "learn") fields.private = true;
+  request(message.request, fields).then(
+    (reply) => sendResponse({ ok: true, reply }),
+    (error) => sendResponse({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message), install: INSTALL_COMMAND }),
+  );
+  return true;
+});
+
+// status for the popup
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (!message || message.type !== "pagesieve.status") return false;
+  request("ping", {}).then(
+    (reply) => sendResponse({ ok: true, version: reply.version }),
+    (error) => sendResponse({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message) || hostMissing(lastError), install: INSTALL_COMMAND }),
+  );
+  return true;
+});

@@ -1,0 +1,164 @@
+// Content script: snapshot the page, ask the host, then hide the noise in place or show the
+// article in a reader overlay; "off" puts the page back exactly as it was.
+// Test hook (also used by the popup): runtime message {type: "pagesieve.run", mode} answered
+// with {ok: true, hidden, words} or {ok: false, error}.
+"use strict";
+(function () {
+  const api = globalThis.browser ?? globalThis.chrome;
+  const HIDE_ATTR = "data-ps-hidden";
+  let sheet = null;      // constructed stylesheet (not a DOM node)
+  let overlay = null;    // reader overlay host element
+  let hidden = [];
+  let mode = "off";
+
+  function ask(request, fields) {
+    return api.runtime.sendMessage({ type: "pagesieve.host", request, fields });
+  }
+
+  function visibleWords() {
+    const text = document.body ? document.body.innerText : "";
+    const words = text.match(/[\p{L}\p{N}]+/gu);
+    return words ? words.length : 0;
+  }
+
+  function off() {
+    for (const el of hidden) el.removeAttribute(HIDE_ATTR);
+    hidden = [];
+    if (sheet) {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+      sheet = null;
+    }
+    if (overlay) { overlay.remove(); overlay = null; document.removeEventListener("keydown", onKey, true); }
+    globalThis.pagesieveUnstamp(document);
+    mode = "off";
+  }
+
+  function hide(ids, elements) {
+    for (const id of ids) {
+      const el = elements.get(id);
+      if (el) { el.setAttribute(HIDE_ATTR, ""); hidden.push(el); }
+    }
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync("[" + HIDE_ATTR + "] { display: none !important; }");
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }
+
+  function onKey(event) {
+    if (event.key === "Escape" && overlay) { event.stopPropagation(); off(); }
+  }
+
+  const THEMES = {
+    light: { bg: "#fbfbf8", fg: "#1d1d1b", link: "#1f5fa8" },
+    dark: { bg: "#1c1d20", fg: "#e4e2dc", link: "#8ab4f8" },
+    sepia: { bg: "#f4ecd8", fg: "#3b2f23", link: "#7b4f1d" },
+  };
+
+  function readerCss(settings) {
+    const t = THEMES[settings.theme] || THEMES.light;
+    return `:host { all: initial; }
+      .page { position: fixed; inset: 0; z-index: 2147483647; overflow: auto; background: ${t.bg}; color: ${t.fg}; }
+      .bar { position: sticky; top: 0; display: flex; gap: .4em; justify-content: flex-end; padding: .5em; background: ${t.bg}; font: 14px system-ui, sans-serif; }
+      .bar button { font: inherit; padding: .2em .6em; border: 1px solid currentColor; background: transparent; color: inherit; border-radius: 4px; cursor: pointer; }
+      article { max-width: ${settings.width}em; margin: 0 auto 4em; padding: 0 1.2em; font-family: ${settings.font === "sans" ? "system-ui, sans-serif" : "Georgia, 'Times New Roman', serif"}; font-size: ${settings.size}px; line-height: ${settings.lineHeight}; }
+      h1 { font-size: 1.8em; line-height: 1.2; margin: .6em 0 .3em; }
+      .meta { opacity: .75; font-size: .85em; margin-bottom: 1.5em; }
+      img, figure { max-width: 100%; height: auto; }
+      pre { white-space: pre; overflow-x: auto; font-size: .85em; }
+      table { border-collapse: collapse; } td, th { border: 1px solid rgba(127,127,127,.4); padding: .2em .4em; }
+      a { color: ${t.link}; }`;
+  }
+
+  async function showReader(article) {
+    const stored = await api.storage.local.get("reader");
+    const settings = Object.assign({ theme: "light", font: "serif", size: 19, width: 38, lineHeight: 1.6 }, stored.reader || {});
+    overlay = document.createElement("pagesieve-reader");
+    const shadow = overlay.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    const page = document.createElement("div");
+    page.className = "page";
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    const art = document.createElement("article");
+    if (article.language) art.lang = article.language;
+    art.dir = document.documentElement.dir || "auto";
+    const h1 = document.createElement("h1");
+    h1.textContent = article.title || document.title;
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    let published = article.published;
+    if (published && !Number.isNaN(Date.parse(published))) {
+      published = new Date(published).toLocaleDateString(article.language || undefined, { year: "numeric", month: "long", day: "numeric" });
+    }
+    meta.textContent = [article.byline, published, article.site_name].filter(Boolean).join(" · ");
+    const body = document.createElement("div");
+    body.className = "content";
+    body.innerHTML = article.html;  // sanitised by the host (nh3 allow-list)
+    const first = body.querySelector("h1");  // the article's own headline: shown once, as ours
+    if (first && first.textContent.trim() === (article.title || "").trim()) first.remove();
+    art.append(h1, meta);
+    if (article.lead_image && !article.html.includes(article.lead_image)) {
+      const img = document.createElement("img");
+      img.src = article.lead_image;
+      img.alt = "";
+      art.append(img);
+    }
+    art.append(body);
+    const apply = () => { style.textContent = readerCss(settings); api.storage.local.set({ reader: settings }); };
+    const button = (label, title, action) => {
+      const b = document.createElement("button");
+      b.textContent = label; b.title = title;
+      b.addEventListener("click", () => { action(); apply(); });
+      bar.append(b);
+    };
+    button("A−", "smaller text", () => { settings.size = Math.max(12, settings.size - 1); });
+    button("A+", "larger text", () => { settings.size = Math.min(32, settings.size + 1); });
+    button("↔", "wider / narrower", () => { settings.width = settings.width >= 48 ? 30 : settings.width + 6; });
+    button("≡", "line height", () => { settings.lineHeight = settings.lineHeight >= 2 ? 1.3 : Math.round((settings.lineHeight + 0.15) * 100) / 100; });
+    button("Aa", "serif / sans-serif", () => { settings.font = settings.font === "sans" ? "serif" : "sans"; });
+    button("◐", "theme: light, dark, sepia", () => { settings.theme = { light: "dark", dark: "sepia", sepia: "light" }[settings.theme] || "light"; });
+    button("✕", "close (Esc)", () => off());
+    page.append(bar, art);
+    shadow.append(style, page);
+    style.textContent = readerCss(settings);
+    document.documentElement.append(overlay);
+    document.addEventListener("keydown", onKey, true);
+  }
+
+  async function run(wanted) {
+    off();
+    if (wanted === "off") return { ok: true, hidden: 0, words: visibleWords() };
+    if (wanted !== "hide" && wanted !== "reader") return { ok: false, error: "mode must be hide, reader or off" };
+    const elements = new Map();
+    const snapshot = globalThis.pagesieveSnapshot(document, { elements });
+    const answer = await ask("clean", { mode: wanted, snapshot });
+    if (!answer || !answer.ok) {
+      globalThis.pagesieveUnstamp(document);
+      return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
+    }
+    const reply = answer.reply;
+    if (!reply.ok) { globalThis.pagesieveUnstamp(document); return { ok: false, error: reply.error.message, code: reply.error.code }; }
+    if (wanted === "hide") hide(reply.hide, elements);
+    else await showReader(reply.article);
+    mode = wanted;
+    return { ok: true, hidden: wanted === "hide" ? hidden.length : reply.hide.length, words: visibleWords(), site: reply.site, sitePages: reply.site_pages };
+  }
+
+  api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (!message || message.type !== "pagesieve.run") return false;
+    run(message.mode).then(sendResponse, (error) => sendResponse({ ok: false, error: String(error.message || error) }));
+    return true;
+  });
+
+  // Learn the site's template from this visit, where the user lets it (options page).
+  async function learnOnLoad() {
+    const { learn = {} } = await api.storage.local.get("learn");
+    const site = location.hostname.replace(/^www\./, "");
+    if (!site || !/^https?:$/.test(location.protocol) || learn[site] === false || learn["*"] === false) return;
+    const snapshot = globalThis.pagesieveSnapshot(document);
+    globalThis.pagesieveUnstamp(document);
+    await ask("learn", { snapshot });
+    const { auto = {} } = await api.storage.local.get("auto");
+    if (auto[site] === "hide" || auto[site] === "reader") run(auto[site]);
+  }
+  learnOnLoad().catch(() => {});
+})();

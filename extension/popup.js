@@ -1,0 +1,49 @@
+"use strict";
+const api = globalThis.browser ?? globalThis.chrome;
+const $ = (id) => document.getElementById(id);
+
+async function currentTab() {
+  const [tab] = await api.tabs.query({ active: true, currentWindow: true });
+  return tab;
+}
+
+function siteOf(url) {
+  try { return new URL(url).hostname.replace(/^www\./, ""); } catch (e) { return ""; }
+}
+
+async function run(mode) {
+  const tab = await currentTab();
+  $("status").textContent = "…";
+  let answer;
+  try {
+    answer = await api.tabs.sendMessage(tab.id, { type: "pagesieve.run", mode });
+  } catch (e) {
+    answer = { ok: false, error: "this page cannot be cleaned (reload it, or it is a browser page)" };
+  }
+  if (answer && answer.ok) {
+    $("status").textContent = mode === "off" ? "Page restored." : `${answer.hidden} part(s) hidden, ${answer.words} words left.`;
+    if (answer.site) $("site").textContent = `${answer.sitePages || 0} page(s) of ${answer.site} learned.`;
+  } else {
+    $("status").textContent = (answer && answer.error) || "no answer";
+    if (answer && answer.hostMissing) $("install").style.display = "block";
+  }
+}
+
+async function init() {
+  for (const mode of ["hide", "reader", "off"]) $(mode).addEventListener("click", () => run(mode));
+  const tab = await currentTab();
+  const site = siteOf(tab && tab.url);
+  const { auto = {} } = await api.storage.local.get("auto");
+  $("auto").value = auto[site] || "";
+  $("auto").addEventListener("change", async () => {
+    const { auto = {} } = await api.storage.local.get("auto");
+    if ($("auto").value) auto[site] = $("auto").value; else delete auto[site];
+    await api.storage.local.set({ auto });
+  });
+  const status = await api.runtime.sendMessage({ type: "pagesieve.status" });
+  if (!status || !status.ok) {
+    $("status").textContent = (status && status.error) || "the host does not answer";
+    if (status && status.hostMissing) $("install").style.display = "block";
+  }
+}
+init();

@@ -1,0 +1,68 @@
+"""The extension in Chromium, end to end: content script -> background port -> host -> page."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from pagesieve.evaluation.metric import prf_counts, tokens
+
+WORDS_OF_DOM = "() => document.documentElement.outerHTML"
+
+
+def open_page(context, url):
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)  # the content script runs at document_idle
+    return page
+
+
+def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server, artifacts):
+    page = open_page(chromium_context, f"{server}/example/")
+    page.wait_for_timeout(1500)  # let the learn-on-load request (and the browser's own form scan) finish
+    original = page.evaluate(WORDS_OF_DOM)
+    words_before = len(page.evaluate("document.body.innerText").split())
+    hidden = run_mode(page, "hide")
+    assert hidden["ok"], hidden
+    assert hidden["hidden"] > 0 and 0 < hidden["words"] < words_before
+    visible = page.evaluate("document.body.innerText")
+    assert "2,400 metres" in visible and "Tried this at 1,800 m" not in visible
+    page.screenshot(path=str(artifacts / "chromium-hide.png"), caret="initial", animations="allow")
+    restored = run_mode(page, "off")
+    assert restored["ok"] and page.evaluate(WORDS_OF_DOM) == original
+    reader = run_mode(page, "reader")
+    assert reader["ok"], reader
+    title = page.evaluate("() => document.querySelector('pagesieve-reader').shadowRoot.querySelector('h1').textContent")
+    assert title.startswith("Sourdough at Altitude")
+    page.screenshot(path=str(artifacts / "chromium-reader.png"), caret="initial", animations="allow")
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => document.querySelector('pagesieve-reader')") is None
+    assert page.evaluate(WORDS_OF_DOM) == original
+    page.close()
+
+
+def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server, datasets_dir_optional):
+    import pytest
+
+    if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
+        pytest.skip("../shared/datasets not found")
+    from pagesieve.evaluation.datasets import load_dataset, read_truth
+    from pagesieve.evaluation.runner import load_split, select_ids
+
+    split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")  # held-out pages only
+    scores = []
+    for name in ("dragnet", "big9", "l3s_gn1", "cleaneval"):
+        dataset = load_dataset(datasets_dir_optional / name)
+        for page_id in select_ids(dataset, split)[:5]:
+            page = open_page(chromium_context, f"{server}/ds/{name}/{page_id}/")
+            result = run_mode(page, "hide")
+            assert result["ok"], (name, page_id, result)
+            text = page.evaluate("document.body.innerText")
+            truth = Counter(tokens(read_truth(dataset, page_id)))
+            scores.append(prf_counts(Counter(tokens(text)), truth)[2])
+            page.close()
+    assert len(scores) == 20
+    mean = sum(scores) / len(scores)
+    print(f"visible text after hide, token F1 over 20 held-out pages: {mean:.3f}")
+    assert mean >= 0.9, scores
