@@ -124,12 +124,14 @@
     document.addEventListener("keydown", onKey, true);
   }
 
-  async function run(wanted) {
+  async function run(wanted, measure) {
     off();
     if (wanted === "off") return { ok: true, hidden: 0, words: visibleWords() };
     if (wanted !== "hide" && wanted !== "reader") return { ok: false, error: "mode must be hide, reader or off" };
+    const t0 = performance.now();
     const elements = new Map();
     const snapshot = globalThis.pagesieveSnapshot(document, { elements });
+    const t1 = performance.now();
     const answer = await ask("clean", { mode: wanted, snapshot });
     if (!answer || !answer.ok) {
       globalThis.pagesieveUnstamp(document);
@@ -140,12 +142,20 @@
     if (wanted === "hide") hide(reply.hide, elements);
     else await showReader(reply.article);
     mode = wanted;
-    return { ok: true, hidden: wanted === "hide" ? hidden.length : reply.hide.length, words: visibleWords(), site: reply.site, sitePages: reply.site_pages };
+    const t2 = performance.now();
+    return {
+      ok: true, hidden: wanted === "hide" ? hidden.length : reply.hide.length, words: visibleWords(),
+      site: reply.site, sitePages: reply.site_pages,
+      timing: {
+        snapshotMs: t1 - t0, totalMs: t2 - t0, elements: elements.size, host: reply.host_ms,
+        bytes: measure ? new TextEncoder().encode(JSON.stringify(snapshot)).length : undefined,
+      },
+    };
   }
 
   api.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!message || message.type !== "pagesieve.run") return false;
-    run(message.mode).then(sendResponse, (error) => sendResponse({ ok: false, error: String(error.message || error) }));
+    run(message.mode, message.measure).then(sendResponse, (error) => sendResponse({ ok: false, error: String(error.message || error) }));
     return true;
   });
 

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import gzip
 import http.server
-import os
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-EXTENSION = REPO / "extension"
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = REPO / "tests" / "artifacts"
 
@@ -67,48 +64,17 @@ def datasets_dir_optional():
 def chromium_context(tmp_path_factory):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does it)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
-    from pagesieve.native.install import install
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    from pagesieve.evaluation.browser import chromium_with_extension
 
-    base = tmp_path_factory.mktemp("chromium")
-    profile = base / "profile"
-    install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
-    env = dict(os.environ, XDG_DATA_HOME=str(base / "data"), XDG_STATE_HOME=str(base / "state"), HOME=str(base))
-    with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, env=env,
-            ignore_default_args=["--disable-extensions"],
-            args=[
-                f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}",
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            ],
-        )
-        # pages come from 127.0.0.1 only: every other request is refused, as on a closed network
-        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("http://127.0.0.1", "chrome-extension://")) else route.abort())
-        workers = context.service_workers or [context.wait_for_event("serviceworker", timeout=30000)]
-        context.pagesieve_worker = workers[0]
-        context.pagesieve_base = base
+    with chromium_with_extension(tmp_path_factory.mktemp("chromium")) as context:
         yield context
-        context.close()
-
-
-RUN_JS = """async ([url, mode]) => {
-  const tabs = await chrome.tabs.query({});
-  const tab = tabs.find((t) => t.url === url);
-  if (!tab) return {ok: false, error: 'no tab ' + url};
-  return await chrome.tabs.sendMessage(tab.id, {type: 'pagesieve.run', mode});
-}"""
 
 
 @pytest.fixture
 def run_mode(chromium_context):
     """``run_mode(page, mode)``: the test hook, sent to the page's content script."""
-
-    def run(page, mode):
-        return chromium_context.pagesieve_worker.evaluate(RUN_JS, [page.url, mode])
-
-    return run
+    return chromium_context.pagesieve_run
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from enum import IntEnum
 from typing import Any
@@ -219,7 +220,9 @@ class Host:
         if mode not in ("hide", "reader"):
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"mode\" must be \"hide\" or \"reader\"")
         use_templates = message.get("templates", True)
+        started = time.perf_counter()
         page = self.page(message)
+        parsed = time.perf_counter()
         site = site_of(page.url)
         templates = None
         if use_templates and site is not None:
@@ -232,6 +235,7 @@ class Host:
             "type": "cleaned", "mode": mode, "hide": article.noise_ids, "content": article.content_ids,
             "site": site, "site_pages": templates.pages if templates is not None else 0,
             "warnings": article.warnings,
+            "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }
         if mode == "reader":
             data = article.to_dict()

@@ -1,0 +1,62 @@
+"""Chromium with the unpacked extension and the host registered, for tests and benchmarks.
+
+Playwright drives Debian's ``/usr/bin/chromium`` (never a browser of its own download) in a
+persistent context on a fresh ``--user-data-dir`` whose ``NativeMessagingHosts/`` holds the host
+manifest (:func:`pagesieve.native.install.install`). Requests to anything but 127.0.0.1 are
+refused, as on a closed network.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+EXTENSION = Path(__file__).resolve().parents[3] / "extension"
+
+RUN_JS = """async ([url, mode, measure]) => {
+  const tabs = await chrome.tabs.query({});
+  const tab = tabs.find((t) => t.url === url);
+  if (!tab) return {ok: false, error: 'no tab ' + url};
+  return await chrome.tabs.sendMessage(tab.id, {type: 'pagesieve.run', mode, measure});
+}"""
+"""Sends the content script's test hook (``pagesieve.run``) to the tab showing ``url``."""
+
+
+@contextmanager
+def chromium_with_extension(base: Path) -> Iterator[object]:
+    """A Playwright persistent context with the extension; ``context.pagesieve_run(page, mode,
+    measure=False)`` sends the test hook. Files go under ``base`` (profile, launcher, store, logs).
+
+    Raises:
+        FileNotFoundError: Chromium is not installed. ImportError: Playwright is not installed.
+    """
+    if not Path(CHROMIUM).exists():
+        raise FileNotFoundError(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    from pagesieve.native.install import install
+
+    profile = base / "profile"
+    install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
+    env = dict(os.environ, XDG_DATA_HOME=str(base / "data"), XDG_STATE_HOME=str(base / "state"), HOME=str(base))
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, env=env,
+            ignore_default_args=["--disable-extensions"],
+            args=[
+                f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}",
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            ],
+        )
+        try:
+            local = ("http://127.0.0.1", "chrome-extension://")
+            context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(local) else route.abort())
+            worker = context.service_workers[0] if context.service_workers else context.wait_for_event("serviceworker", timeout=30000)
+            context.pagesieve_run = lambda page, mode, measure=False: worker.evaluate(RUN_JS, [page.url, mode, measure])
+            yield context
+        finally:
+            context.close()
