@@ -25,7 +25,8 @@
     for (const el of hidden) el.removeAttribute(HIDE_ATTR);
     hidden = [];
     if (sheet) {
-      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+      if (sheet instanceof CSSStyleSheet) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+      else sheet.remove();
       sheet = null;
     }
     if (overlay) { overlay.remove(); overlay = null; document.removeEventListener("keydown", onKey, true); }
@@ -38,9 +39,16 @@
       const el = elements.get(id);
       if (el) { el.setAttribute(HIDE_ATTR, ""); hidden.push(el); }
     }
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync("[" + HIDE_ATTR + "] { display: none !important; }");
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    const rule = "[" + HIDE_ATTR + "] { display: none !important; }";
+    try {  // a constructed stylesheet is no DOM node at all
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(rule);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    } catch (e) {  // Firefox content scripts cannot reach adoptedStyleSheets: one <style>, removed by off()
+      sheet = document.createElement("style");
+      sheet.textContent = rule;
+      (document.head || document.documentElement).append(sheet);
+    }
   }
 
   function onKey(event) {

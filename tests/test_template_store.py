@@ -243,3 +243,36 @@ def test_learn_sites_forget_commands(tmp_path, capsys):
     assert main(["forget", "harbour.example", "--store", store]) == 0
     assert main(["sites", "--store", store]) == 0
     assert "nothing learned yet" in capsys.readouterr().out
+
+
+def test_a_page_seen_again_is_not_learned_again(store):
+    from pagesieve.templates.store import url_key
+
+    url = "https://harbour.example/news/1?utm_source=x#top"
+    assert store.learn(summarise(parse_html(site_page(1), url=url)))
+    for again in (url, "https://harbour.example/news/1", "https://Harbour.example/news/1?fbclid=9"):
+        assert store.learn(summarise(parse_html(site_page(1), url=again))) is False
+    assert store.sites()[0].pages == 1
+    assert url_key("https://a.example/x?id=1") != url_key("https://a.example/x?id=2")
+    # reloading one article many times never makes it the site's template
+    url2 = "https://harbour.example/news/2"
+    for _ in range(12):
+        store.learn(summarise(parse_html(site_page(2), url=url2)))
+    templates = store.templates_for("harbour.example", "https://harbour.example/news/3")
+    assert not templates.library.is_template("p", f"{STORIES[2]} {STORIES[2]}")
+
+
+def test_version_1_store_is_migrated(tmp_path):
+    from pagesieve.templates.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0])
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO sites (site, pages, last_used) VALUES ('old.example', 4, 0)")
+    db.commit()
+    db.close()
+    with TemplateStore(path) as store:
+        assert store.schema_version == SCHEMA_VERSION == 2
+        assert store.sites()[0].pages == 4  # kept
+        assert store.learn(summarise(parse_html(site_page(1), url="https://old.example/a")))

@@ -12,7 +12,9 @@ What is kept per site (and nothing else):
 - the last :data:`MAX_REFERENCES` pages as reference pages for the layout diff (seed 004): their
   URL and the fingerprints of their block subtrees (:mod:`pagesieve.templates.diff`), never
   their text;
-- counters: pages learned, bytes used, when the site was last used.
+- counters: pages learned, bytes used, when the site was last used;
+- a 16-byte hash of each learned page's URL (:func:`url_key`), so that a page visited again
+  is not learned again (reloading one article must not turn it into the site's template).
 
 Safety:
 
@@ -32,12 +34,14 @@ the least recently used sites are forgotten first.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
@@ -93,8 +97,21 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (site, url)
     ) WITHOUT ROWID;
     """,
+    # version 2: pages already learned, by a hash of their URL (a page seen again is not
+    # counted again: reloading one article three times must not make it the site's template)
+    """
+    CREATE TABLE visits (
+        site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
+        url_hash BLOB NOT NULL,
+        seen REAL NOT NULL,
+        PRIMARY KEY (site, url_hash)
+    ) WITHOUT ROWID;
+    """,
 )
 """Schema scripts; script ``k`` takes a store from version ``k`` to ``k + 1``."""
+
+MAX_VISITS = 10000
+"""URL hashes of learned pages kept per site (the newest), so that a page seen again is skipped."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -136,6 +153,19 @@ class SiteTemplates:
     reference: np.ndarray
     pages: int
     sst: SiteStyleTree | None = None
+
+
+_TRACKING_PARAMS = ("utm_", "fbclid", "gclid", "mc_cid", "mc_eid")
+
+
+def url_key(url: str) -> bytes:
+    """16-byte key of a page URL for "already learned": SHA-256 of the URL without its fragment
+    and without tracking parameters (``utm_*``, ``fbclid`` ...), so that the same article reached
+    from two links counts once. Only the hash is stored."""
+    parts = urlsplit(url.strip())
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not k.lower().startswith(_TRACKING_PARAMS)]
+    clean = urlunsplit((parts.scheme.lower(), (parts.netloc or "").lower(), parts.path, urlencode(query), ""))
+    return hashlib.sha256(clean.encode("utf-8", "surrogatepass")).digest()[:16]
 
 
 def default_store_path() -> Path:
@@ -250,7 +280,8 @@ class TemplateStore:
             now: the time to record (Unix seconds; default the current time).
 
         Returns:
-            True if something was learned (False for a private page or a page without a site).
+            True if something was learned (False for a private page, a page without a site, or
+            a URL already learned for the site: see :func:`url_key`).
 
         Raises:
             TemplateStoreError: the store cannot be written.
@@ -267,6 +298,18 @@ class TemplateStore:
                     version = 0
                 else:
                     version = row[0]
+                if summary.url:
+                    key = url_key(summary.url)
+                    if db.execute("SELECT 1 FROM visits WHERE site = ? AND url_hash = ?", (site, key)).fetchone():
+                        db.execute("UPDATE visits SET seen = ? WHERE site = ? AND url_hash = ?", (now, site, key))
+                        db.execute("UPDATE sites SET last_used = ? WHERE site = ?", (now, site))
+                        return False
+                    db.execute("INSERT INTO visits (site, url_hash, seen) VALUES (?, ?, ?)", (site, key, now))
+                    db.execute(
+                        "DELETE FROM visits WHERE site = ? AND url_hash NOT IN "
+                        "(SELECT url_hash FROM visits WHERE site = ? ORDER BY seen DESC LIMIT ?)",
+                        (site, site, MAX_VISITS),
+                    )
                 library = self._library(db, site, version)
                 self._libraries.pop(site, None)  # re-cached below once the write has committed
                 before = [e.frequency for e in library.cache]

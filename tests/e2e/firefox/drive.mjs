@@ -1,0 +1,61 @@
+// Drives Firefox ESR with the unpacked extension over WebDriver BiDi (puppeteer-core) for
+// tests/e2e/test_firefox.py. Usage: node drive.mjs PLAN.json -> one JSON object on stdout.
+// PLAN: {extension, firefox, uuid, screenshots, urls: [...]}. For each URL: open it, then send the
+// content script's test hook ("pagesieve.run") hide, off, reader from an extension page, press
+// Escape; report each answer, the visible text and the DOM at each step.
+import puppeteer from "puppeteer-core";
+import { readFileSync } from "node:fs";
+
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const browser = await puppeteer.launch({
+  browser: "firefox", executablePath: plan.firefox, headless: true,
+  extraPrefsFirefox: {
+    "extensions.webextensions.uuids": JSON.stringify({ "pagesieve@pagesieve.local": plan.uuid }),
+    // pages come from 127.0.0.1 only: other requests go to a dead proxy, refreshes are blocked
+    "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": 9,
+    "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": 9, "accessibility.blockautorefresh": true,
+    // dataset pages are archived copies whose scripts redirect to their origin: page scripts off
+    // (the extension's own scripts still run)
+    "javascript.enabled": false,
+  },
+});
+const out = { pages: [] };
+try {
+  await browser.installExtension(plan.extension);
+  // an extension page of ours: it may send runtime messages to the tabs' content scripts
+  const control = await browser.newPage();
+  control.goto(`moz-extension://${plan.uuid}/options.html`).catch(() => {});
+  await new Promise((r) => setTimeout(r, 1500));
+  const run = (url, mode) => control.evaluate(async (u, m) => {
+    const tabs = await browser.tabs.query({});
+    const tab = tabs.find((t) => t.url === u);
+    if (!tab) return { ok: false, error: "no tab " + u };
+    return await browser.tabs.sendMessage(tab.id, { type: "pagesieve.run", mode: m });
+  }, url, mode);
+  for (const [n, url] of plan.urls.entries()) {
+    const page = await browser.newPage();
+    await page.goto(url, { waitUntil: "load" }).catch((e) => { if (!/timeout/i.test(e.message)) throw e; });
+    await new Promise((r) => setTimeout(r, 1500));
+    const dom = () => page.evaluate(() => document.documentElement.outerHTML);
+    const text = () => page.evaluate(() => document.body.innerText);
+    const r = { url, before: await dom(), textBefore: await text() };
+    r.hide = await run(url, "hide");
+    r.textHidden = await text();
+    if (n === 0 && plan.screenshots) await page.screenshot({ path: `${plan.screenshots}/firefox-hide.png` });
+    r.off = await run(url, "off");
+    r.afterOff = await dom();
+    r.reader = await run(url, "reader");
+    r.readerTitle = await page.evaluate(() => {
+      const host = document.querySelector("pagesieve-reader");
+      return host && host.shadowRoot ? host.shadowRoot.querySelector("h1").textContent : null;
+    });
+    if (n === 0 && plan.screenshots) await page.screenshot({ path: `${plan.screenshots}/firefox-reader.png` });
+    await page.keyboard.press("Escape");
+    r.afterEscape = await dom();
+    out.pages.push(r);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+}
+process.stdout.write(JSON.stringify(out));

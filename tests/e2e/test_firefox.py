@@ -1,0 +1,65 @@
+"""The extension in Firefox ESR, end to end, driven over WebDriver BiDi (puppeteer-core from npm,
+tests/e2e/firefox/), with the host manifest in ``$HOME/.mozilla/native-messaging-hosts`` of a
+temporary HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pagesieve.evaluation.metric import prf_counts, tokens
+
+FIREFOX = "/usr/bin/firefox-esr"
+DRIVER = Path(__file__).resolve().parent / "firefox"
+UUID = "0b6c5a4e-4a3c-4f7a-9d43-0f4c7a7c1b11"
+
+
+def test_hide_off_reader_in_firefox(server, tmp_path, artifacts, datasets_dir_optional):
+    if not Path(FIREFOX).exists():
+        pytest.skip(f"{FIREFOX} is not installed (apt-get install firefox-esr; .ci/run does it)")
+    if shutil.which("node") is None or not (DRIVER / "node_modules" / "puppeteer-core").is_dir():
+        pytest.skip("puppeteer-core is not installed: (cd tests/e2e/firefox && npm install); .ci/run does it")
+    from pagesieve.evaluation.datasets import load_dataset, read_truth
+    from pagesieve.evaluation.runner import load_split, select_ids
+    from pagesieve.native.install import install
+
+    home = tmp_path / "home"
+    install(["firefox"], home=home, launcher_dir=tmp_path / "launcher", platform="linux")
+    urls, truths = [f"{server}/example/"], [None]
+    if datasets_dir_optional is not None and (datasets_dir_optional / "dragnet").is_dir():
+        split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")
+        for name in ("dragnet", "l3s_gn1"):
+            dataset = load_dataset(datasets_dir_optional / name)
+            for page_id in select_ids(dataset, split)[:3]:
+                urls.append(f"{server}/ds/{name}/{page_id}/")
+                truths.append(read_truth(dataset, page_id))
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({
+        "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
+        "uuid": UUID, "screenshots": str(artifacts), "urls": urls,
+    }))
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
+                          env=env, timeout=600, cwd=DRIVER)
+    assert done.returncode == 0, done.stderr[-2000:]
+    pages = json.loads(done.stdout)["pages"]
+    assert len(pages) == len(urls)
+    example = pages[0]
+    assert example["hide"]["ok"], example["hide"]
+    assert "2,400 metres" in example["textHidden"] and "Tried this at 1,800 m" not in example["textHidden"]
+    assert example["afterOff"] == example["before"]  # "off" restores the page exactly
+    assert example["reader"]["ok"] and example["readerTitle"].startswith("Sourdough at Altitude")
+    assert example["afterEscape"] == example["before"]
+    scores = []
+    for page, truth in zip(pages[1:], truths[1:]):
+        assert page["hide"]["ok"], (page["url"], page["hide"])
+        assert page["afterOff"] == page["before"], page["url"]
+        scores.append(prf_counts(Counter(tokens(page["textHidden"])), Counter(tokens(truth)))[2])
+    if scores:
+        assert sum(scores) / len(scores) >= 0.9, scores
