@@ -49,16 +49,28 @@
         node.b = [round(r.left + sx), round(r.top + sy), round(r.width), round(r.height)];
       }
       if (el.checkVisibility && !el.checkVisibility()) node.v = false;
-      const style = win.getComputedStyle(el);
-      const fs = parseFloat(style.fontSize);
-      if (Number.isFinite(fs)) node.fs = round(fs);
-      const fw = parseFloat(style.fontWeight);
-      if (Number.isFinite(fw) && fw >= 1 && fw <= 1000) node.fw = fw;
       nodes.push(node);
       if (NO_CONTENT.has(tag)) return;
-      const keepSpace = verbatim || tag === "pre" || tag === "textarea" || PRE.has(style.whiteSpace);
+      // Computed style only for elements with text nodes of their own (white space included):
+      // font size and weight matter for text, and white-space is inherited, so a text node's own
+      // parent tells how to send it; containers of elements only are not asked.
+      let keepSpace = verbatim || tag === "pre" || tag === "textarea";
+      if (hasOwnText(el)) {
+        const style = win.getComputedStyle(el);
+        const fs = parseFloat(style.fontSize);
+        if (Number.isFinite(fs)) node.fs = round(fs);
+        const fw = parseFloat(style.fontWeight);
+        if (Number.isFinite(fw) && fw >= 1 && fw <= 1000) node.fw = fw;
+        keepSpace = keepSpace || PRE.has(style.whiteSpace);
+      }
       if (el.shadowRoot) children(el.shadowRoot, id, keepSpace);
       children(el, id, keepSpace);
+    }
+    function hasOwnText(el) {
+      for (let c = el.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3 && c.data) return true;
+      }
+      return false;
     }
     function children(parent, parentId, keepSpace) {
       for (let c = parent.firstChild; c; c = c.nextSibling) {

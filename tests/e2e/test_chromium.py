@@ -66,3 +66,33 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
     mean = sum(scores) / len(scores)
     print(f"visible text after hide, token F1 over 20 held-out pages: {mean:.3f}")
     assert mean >= 0.9, scores
+
+
+def test_host_killed_mid_request_then_the_next_request_works(chromium_context, run_mode, server):
+    """The page gets an error for the request the host died on; the next one starts a new host."""
+    import os
+    import signal
+    import subprocess
+    import threading
+
+    def kill_hosts():
+        for pid in subprocess.run(["pgrep", "-f", "pagesieve.native"], capture_output=True, text=True).stdout.split():
+            os.kill(int(pid), signal.SIGKILL)
+
+    page = open_page(chromium_context, f"{server}/example/")
+    failed = None
+    for attempt in range(20):  # kill at growing delays until a request is caught in flight
+        assert run_mode(page, "hide")["ok"]  # a host is up (started again if needed)
+        run_mode(page, "off")
+        timer = threading.Timer(0.002 * (attempt + 1), kill_hosts)
+        timer.start()
+        result = run_mode(page, "hide")
+        timer.join()
+        run_mode(page, "off")
+        if not result["ok"]:
+            failed = result
+            break
+    assert failed is not None and failed["error"], "no request was caught by the kill"
+    again = run_mode(page, "hide")
+    assert again["ok"] and again["hidden"] > 0
+    page.close()
