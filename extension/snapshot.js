@@ -44,8 +44,9 @@
         if (KEPT.has(a.name)) (attrs || (attrs = {}))[a.name] = a.value;
       }
       if (attrs) node.a = attrs;
-      if (el.getClientRects().length) {
-        const r = el.getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      // an all-zero rectangle may still be a box (an empty element at the origin): only then ask
+      if (r.width || r.height || r.left || r.top || el.getClientRects().length) {
         node.b = [round(r.left + sx), round(r.top + sy), round(r.width), round(r.height)];
       }
       if (el.checkVisibility && !el.checkVisibility()) node.v = false;
