@@ -124,6 +124,8 @@ def test_learn_then_clean_uses_the_site_templates(host, snapshot):
         snap = dict(snapshot, url=f"https://hillkitchen.example/posts/{n}/")
         reply = host.request({"v": 1, "id": 2 + n, "type": "learn", "snapshot": snap})
         assert reply["learned"] is True and reply["pages"] == n + 1
+    again = host.request({"v": 1, "id": 8, "type": "learn", "snapshot": dict(snapshot, url="https://hillkitchen.example/posts/0/")})
+    assert again["learned"] is False and again["pages"] == 2  # a page seen again is not counted again
     cleaned = host.request({"v": 1, "id": 9, "type": "clean", "mode": "hide", "snapshot": snapshot})
     assert cleaned["site"] == "hillkitchen.example" and cleaned["site_pages"] == 2
 

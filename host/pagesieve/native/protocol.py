@@ -97,6 +97,16 @@ def parse_request(body: bytes) -> dict:
     return message
 
 
+def _or_protocol_error(code: ErrorCode, make, *args):
+    """``make(*args)``, with a pagesieve error turned into :class:`ProtocolError` ``code``."""
+    from pagesieve.errors import PagesieveError
+
+    try:
+        return make(*args)
+    except PagesieveError as exc:
+        raise ProtocolError(code, str(exc)) from None
+
+
 class Host:
     """Answers requests (one at a time) with the engine and the template store.
 
@@ -124,27 +134,19 @@ class Host:
     # ------------------------------------------------------------------ plumbing
 
     def store(self):
-        """The template store (opened once)."""
-        from pagesieve.errors import TemplateStoreError
+        """The template store (opened once; STORE error if it cannot be)."""
         from pagesieve.templates.store import TemplateStore
 
         if self._store is None:
-            try:
-                self._store = TemplateStore(self._store_path)
-            except TemplateStoreError as exc:
-                raise ProtocolError(ErrorCode.STORE, str(exc)) from None
+            self._store = _or_protocol_error(ErrorCode.STORE, TemplateStore, self._store_path)
         return self._store
 
     def model(self):
-        """The block classifier (loaded once)."""
-        from pagesieve.errors import ModelError
+        """The block classifier (loaded once; MODEL error if it cannot be)."""
         from pagesieve.model_store import load_model
 
         if self._model is None:
-            try:
-                self._model = load_model(self._model_path)
-            except ModelError as exc:
-                raise ProtocolError(ErrorCode.MODEL, str(exc)) from None
+            self._model = _or_protocol_error(ErrorCode.MODEL, load_model, self._model_path)
         return self._model
 
     @staticmethod
@@ -202,11 +204,11 @@ class Host:
             return {"type": "learned", "site": summary.site, "learned": False, "pages": None}
         store = self.store()
         try:
-            store.learn(summary)
-            pages = next((s.pages for s in store.sites() if s.site == summary.site), 0)
+            learned = store.learn(summary)
+            pages = store.site_pages(summary.site)
         except TemplateStoreError as exc:
             raise ProtocolError(ErrorCode.STORE, str(exc)) from None
-        return {"type": "learned", "site": summary.site, "learned": True, "pages": pages}
+        return {"type": "learned", "site": summary.site, "learned": learned, "pages": pages}
 
     def clean(self, message: dict) -> dict:
         """``clean`` ``{"snapshot", "mode": "hide"|"reader", "templates"?}`` ->

@@ -407,6 +407,11 @@ class TemplateStore:
             raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
         return SiteTemplates(site, library, best_url, unpack_fingerprints(best_blob), pages)
 
+    def site_pages(self, site: str) -> int:
+        """Pages learned for ``site`` (0 if none)."""
+        row = self._db.execute("SELECT pages FROM sites WHERE site = ?", (site,)).fetchone()
+        return row[0] if row else 0
+
     def sites(self) -> list[SiteInfo]:
         """Every site with something learned, most recently used first."""
         rows = self._db.execute(
