@@ -178,5 +178,7 @@
     const { auto = {} } = await api.storage.local.get("auto");
     if (auto[site] === "hide" || auto[site] === "reader") run(auto[site]);
   }
-  learnOnLoad().catch(() => {});
+  // when the page is idle, so that learning never competes with the page's own loading
+  const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));
+  idle(() => learnOnLoad().catch(() => {}), { timeout: 5000 });
 })();
