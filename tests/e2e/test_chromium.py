@@ -96,3 +96,16 @@ def test_host_killed_mid_request_then_the_next_request_works(chromium_context, r
     again = run_mode(page, "hide")
     assert again["ok"] and again["hidden"] > 0
     page.close()
+
+
+def test_popup_says_how_to_install_a_missing_host(tmp_path):
+    """Without the host registered, the popup says so and shows the one command that installs it."""
+    from pagesieve.evaluation.browser import chromium_with_extension
+    from pagesieve.native.install import EXTENSION_ID
+
+    with chromium_with_extension(tmp_path, register_host=False) as context:
+        popup = context.new_page()
+        popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")
+        popup.wait_for_selector("#install", state="visible", timeout=15000)
+        assert "python3 install_host.py" in popup.inner_text("#install")
+        assert popup.inner_text("#status")

@@ -26,9 +26,11 @@ RUN_JS = """async ([url, mode, measure]) => {
 
 
 @contextmanager
-def chromium_with_extension(base: Path) -> Iterator[object]:
+def chromium_with_extension(base: Path, register_host: bool = True) -> Iterator[object]:
     """A Playwright persistent context with the extension; ``context.pagesieve_run(page, mode,
     measure=False)`` sends the test hook. Files go under ``base`` (profile, launcher, store, logs).
+    With ``register_host=False`` no host manifest is written (a browser where the host is not
+    installed).
 
     Raises:
         FileNotFoundError: Chromium is not installed. ImportError: Playwright is not installed.
@@ -40,7 +42,8 @@ def chromium_with_extension(base: Path) -> Iterator[object]:
     from pagesieve.native.install import install
 
     profile = base / "profile"
-    install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
+    if register_host:
+        install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
     env = dict(os.environ, XDG_DATA_HOME=str(base / "data"), XDG_STATE_HOME=str(base / "state"), HOME=str(base))
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
