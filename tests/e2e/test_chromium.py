@@ -98,14 +98,25 @@ def test_host_killed_mid_request_then_the_next_request_works(chromium_context, r
     page.close()
 
 
-def test_popup_says_how_to_install_a_missing_host(tmp_path):
+def test_popup_says_how_to_install_a_missing_host(chromium_context):
     """Without the host registered, the popup says so and shows the one command that installs it."""
-    from pagesieve.evaluation.browser import chromium_with_extension
-    from pagesieve.native.install import EXTENSION_ID
+    import os
+    import signal
+    import subprocess
 
-    with chromium_with_extension(tmp_path, register_host=False) as context:
-        popup = context.new_page()
-        popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")
+    from pagesieve.native.install import EXTENSION_ID, HOST_NAME
+
+    manifest = chromium_context.pagesieve_profile / "NativeMessagingHosts" / f"{HOST_NAME}.json"
+    aside = manifest.with_suffix(".away")
+    manifest.rename(aside)  # the host is not installed any more
+    try:
+        for pid in subprocess.run(["pgrep", "-f", "pagesieve.native"], capture_output=True, text=True).stdout.split():
+            os.kill(int(pid), signal.SIGKILL)  # and the running one is gone
+        popup = chromium_context.new_page()
+        popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")  # the fixed ID of the manifest key
         popup.wait_for_selector("#install", state="visible", timeout=15000)
         assert "python3 install_host.py" in popup.inner_text("#install")
         assert popup.inner_text("#status")
+        popup.close()
+    finally:
+        aside.rename(manifest)

@@ -26,11 +26,9 @@ RUN_JS = """async ([url, mode, measure]) => {
 
 
 @contextmanager
-def chromium_with_extension(base: Path, register_host: bool = True) -> Iterator[object]:
+def chromium_with_extension(base: Path) -> Iterator[object]:
     """A Playwright persistent context with the extension; ``context.pagesieve_run(page, mode,
     measure=False)`` sends the test hook. Files go under ``base`` (profile, launcher, store, logs).
-    With ``register_host=False`` no host manifest is written (a browser where the host is not
-    installed).
 
     Raises:
         FileNotFoundError: Chromium is not installed. ImportError: Playwright is not installed.
@@ -42,8 +40,7 @@ def chromium_with_extension(base: Path, register_host: bool = True) -> Iterator[
     from pagesieve.native.install import install
 
     profile = base / "profile"
-    if register_host:
-        install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
+    install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
     env = dict(os.environ, XDG_DATA_HOME=str(base / "data"), XDG_STATE_HOME=str(base / "state"), HOME=str(base))
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
@@ -60,6 +57,7 @@ def chromium_with_extension(base: Path, register_host: bool = True) -> Iterator[
             context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(local) else route.abort())
             worker = context.service_workers[0] if context.service_workers else context.wait_for_event("serviceworker", timeout=30000)
             context.pagesieve_run = lambda page, mode, measure=False: worker.evaluate(RUN_JS, [page.url, mode, measure])
+            context.pagesieve_profile = profile
             yield context
         finally:
             context.close()
