@@ -128,6 +128,12 @@ def test_learn_then_clean_uses_the_site_templates(host, snapshot):
     assert again["learned"] is False and again["pages"] == 2  # a page seen again is not counted again
     cleaned = host.request({"v": 1, "id": 9, "type": "clean", "mode": "hide", "snapshot": snapshot})
     assert cleaned["site"] == "hillkitchen.example" and cleaned["site_pages"] == 2
+    listed = host.request({"v": 1, "id": 10, "type": "sites"})
+    assert [(s["site"], s["pages"]) for s in listed["sites"]] == [("hillkitchen.example", 2)]
+    assert host.request({"v": 1, "id": 11, "type": "forget"})["error"]["code"] == 8
+    assert host.request({"v": 1, "id": 12, "type": "forget", "site": "hillkitchen.example"})["sites"] == 1
+    assert host.request({"v": 1, "id": 13, "type": "sites"})["sites"] == []
+    assert host.request({"v": 1, "id": 14, "type": "forget", "all": True})["sites"] == 0
 
 
 def test_large_reply_comes_in_chunks(host):

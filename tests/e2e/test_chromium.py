@@ -120,3 +120,18 @@ def test_popup_says_how_to_install_a_missing_host(chromium_context):
         popup.close()
     finally:
         aside.rename(manifest)
+
+
+def test_options_page_lists_learned_sites_and_forgets_one(chromium_context, server):
+    from pagesieve.native.install import EXTENSION_ID
+
+    page = open_page(chromium_context, f"{server}/example/")
+    page.wait_for_timeout(1500)  # learned on load (site 127.0.0.1)
+    options = chromium_context.new_page()
+    options.goto(f"chrome-extension://{EXTENSION_ID}/options.html")
+    forget = options.wait_for_selector('button[data-site="127.0.0.1"]', timeout=15000)
+    forget.click()
+    options.wait_for_selector("text=Nothing learned yet.", timeout=15000)
+    assert options.query_selector('button[data-site="127.0.0.1"]') is None
+    options.close()
+    page.close()

@@ -20,7 +20,7 @@ from pagesieve import __version__
 PROTOCOL_VERSION = 1
 """The ``v`` of the envelope this host speaks."""
 
-MESSAGE_TYPES = ("ping", "learn", "clean", "save", "label")
+MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "label")
 """Request types (``save`` and ``label`` are reserved: see :class:`ErrorCode.NOT_AVAILABLE`)."""
 
 log = logging.getLogger("pagesieve.host")
@@ -122,6 +122,7 @@ class Host:
         self._model = None
         self._handlers: dict[str, Callable[[dict], dict]] = {
             "ping": self.ping, "learn": self.learn, "clean": self.clean,
+            "sites": self.sites, "forget": self.forget,
             "save": self.not_available, "label": self.not_available,
         }
 
@@ -243,6 +244,34 @@ class Host:
             data = article.to_dict()
             reply["article"] = {k: v for k, v in data.items() if k not in ("content_ids", "noise_ids", "warnings")}
         return reply
+
+    def sites(self, message: dict) -> dict:
+        """``sites`` -> ``{"type": "sites", "sites": [{"site", "pages", "entries", "bytes",
+        "last_used"}]}``, most recently used first (what the options page lists)."""
+        from pagesieve.errors import TemplateStoreError
+
+        try:
+            found = self.store().sites()
+        except TemplateStoreError as exc:
+            raise ProtocolError(ErrorCode.STORE, str(exc)) from None
+        return {"type": "sites", "sites": [
+            {"site": s.site, "pages": s.pages, "entries": s.entries, "bytes": s.bytes, "last_used": s.last_used}
+            for s in found
+        ]}
+
+    def forget(self, message: dict) -> dict:
+        """``forget`` ``{"site"}`` or ``{"all": true}`` -> ``{"type": "forgotten", "sites": n}``."""
+        from pagesieve.errors import TemplateStoreError
+
+        site, everything = message.get("site"), message.get("all", False)
+        if everything is not True and (not isinstance(site, str) or not site):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"site\" must be a host name, or \"all\" true")
+        try:
+            store = self.store()
+            count = store.forget_all() if everything is True else int(store.forget(site))
+        except TemplateStoreError as exc:
+            raise ProtocolError(ErrorCode.STORE, str(exc)) from None
+        return {"type": "forgotten", "sites": count}
 
     def not_available(self, message: dict) -> dict:
         """``save`` and ``label``: reserved names, refused with NOT_AVAILABLE by this version."""
