@@ -30,46 +30,10 @@ $("add").addEventListener("click", async () => {
   learn[site] = false;
   await api.storage.local.set({ learn });
   $("site").value = "";
-  async function host(request, fields) {
-  const answer = await api.runtime.sendMessage({ type: "pagesieve.host", request, fields: fields || {} });
-  if (!answer || !answer.ok) throw new Error((answer && answer.error) || "no answer");
-  if (!answer.reply.ok) throw new Error(answer.reply.error.message);
-  return answer.reply;
-}
-
-async function renderLearned() {
-  const body = document.querySelector("#learned tbody");
-  body.textContent = "";
-  let reply;
-  try {
-    reply = await host("sites");
-  } catch (e) {
-    $("hostStatus").textContent = "The pagesieve host does not answer (" + e.message + "); run python3 install_host.py.";
-    return;
-  }
-  $("hostStatus").textContent = reply.sites.length ? "" : "Nothing learned yet.";
-  for (const s of reply.sites) {
-    const tr = document.createElement("tr");
-    for (const value of [s.site, s.pages, s.entries, s.bytes]) {
-      const td = document.createElement("td");
-      td.textContent = String(value);
-      tr.append(td);
-    }
-    const td = document.createElement("td");
-    const b = document.createElement("button");
-    b.textContent = "forget";
-    b.dataset.site = s.site;
-    b.addEventListener("click", async () => { await host("forget", { site: s.site }); renderLearned(); });
-    td.append(b);
-    tr.append(td);
-    body.append(tr);
-  }
-}
-
-$("forgetAll").addEventListener("click", async () => { await host("forget", { all: true }); renderLearned(); });
-render();
-renderLearned();
+  render();
 });
+render();
+
 async function host(request, fields) {
   const answer = await api.runtime.sendMessage({ type: "pagesieve.host", request, fields: fields || {} });
   if (!answer || !answer.ok) throw new Error((answer && answer.error) || "no answer");
@@ -107,5 +71,4 @@ async function renderLearned() {
 }
 
 $("forgetAll").addEventListener("click", async () => { await host("forget", { all: true }); renderLearned(); });
-render();
 renderLearned();
