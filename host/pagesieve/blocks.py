@@ -186,6 +186,16 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
     return blocks
 
 
+def holds_content(blocks: list[Block], keep: list[bool]) -> list[bool]:
+    """Per block, True if it or a block nested in it is kept (``keep``: per block, document
+    order). One pass, children before parents (children have larger indices)."""
+    out = list(keep)
+    for b in reversed(blocks):
+        if b.parent >= 0 and out[b.index]:
+            out[b.parent] = True
+    return out
+
+
 def subtree_ends(blocks: list[Block]) -> list[int]:
     """Per block, the index of the last block inside it: block ``k``'s subtree is the blocks
     ``k .. ends[k]``, because blocks are numbered in document order. O(number of blocks)."""

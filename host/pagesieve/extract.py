@@ -16,7 +16,7 @@ import numpy as np
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
-from pagesieve.blocks import Block, segment, subtree_ends
+from pagesieve.blocks import Block, holds_content, segment, subtree_ends
 from pagesieve.classifier import BlockClassifier, default_model
 from pagesieve.context import tree_arrays
 from pagesieve.features import FEATURE_NAMES, block_features
@@ -148,12 +148,7 @@ def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:
     """The blocks to hide so that exactly the noise disappears: the outermost blocks with no
     content block inside them (the body excepted), document order. Hiding a block hides its
     subtree, so a noise container around content is never among them."""
-    has_content = [False] * len(blocks)
-    for b in reversed(blocks):
-        if keep[b.index]:
-            has_content[b.index] = True
-        if b.parent >= 0 and has_content[b.index]:
-            has_content[b.parent] = True
+    has_content = holds_content(blocks, keep)
     out = []
     for b in blocks:
         if b.parent < 0 or has_content[b.index]:

@@ -21,7 +21,7 @@ from urllib.parse import urljoin
 import nh3
 from lxml import etree
 
-from pagesieve.blocks import BLOCK_TAGS, Block
+from pagesieve.blocks import BLOCK_TAGS, Block, holds_content
 from pagesieve.page.preprocess import remove_keep_tail
 
 ALLOWED_TAGS = frozenset(
@@ -64,20 +64,16 @@ def prune(blocks: Sequence[Block], keep: Sequence[bool]) -> etree._Element:
     Returns:
         the body element (``blocks[0].element``), now holding only main content.
     """
-    n = len(blocks)
-    has_kept_inside = [False] * n
-    for b in reversed(blocks):
-        if b.parent >= 0 and (keep[b.index] or has_kept_inside[b.index]):
-            has_kept_inside[b.parent] = True
+    has_content = holds_content(blocks, keep)
     block_elements = {b.element for b in blocks}
     # a noise block with no content inside is removed, unless its parent block is removed too
     # and takes it along
-    removed = [not keep[b.index] and not has_kept_inside[b.index] and b.parent >= 0 for b in blocks]
+    removed = [not has_content[b.index] and b.parent >= 0 for b in blocks]
     for b in reversed(blocks):
         if keep[b.index]:
             continue
         element = b.element
-        if not has_kept_inside[b.index]:
+        if not has_content[b.index]:
             if removed[b.index] and not removed[b.parent]:
                 remove_keep_tail(element)  # the tail is the parent's own text, judged with it
             continue
