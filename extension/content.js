@@ -30,7 +30,6 @@
       sheet = null;
     }
     if (overlay) { overlay.remove(); overlay = null; document.removeEventListener("keydown", onKey, true); }
-    globalThis.pagesieveUnstamp(document);
     mode = "off";
   }
 
@@ -142,11 +141,10 @@
     const t1 = performance.now();
     const answer = await ask("clean", { mode: wanted, snapshot });
     if (!answer || !answer.ok) {
-      globalThis.pagesieveUnstamp(document);
       return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
     }
     const reply = answer.reply;
-    if (!reply.ok) { globalThis.pagesieveUnstamp(document); return { ok: false, error: reply.error.message, code: reply.error.code }; }
+    if (!reply.ok) return { ok: false, error: reply.error.message, code: reply.error.code };
     if (wanted === "hide") hide(reply.hide, elements);
     else await showReader(reply.article);
     mode = wanted;
@@ -173,7 +171,6 @@
     const site = location.hostname.replace(/^www\./, "");
     if (!site || !/^https?:$/.test(location.protocol) || learn[site] === false || learn["*"] === false) return;
     const snapshot = globalThis.pagesieveSnapshot(document);
-    globalThis.pagesieveUnstamp(document);
     await ask("learn", { snapshot });
     const { auto = {} } = await api.storage.local.get("auto");
     if (auto[site] === "hide" || auto[site] === "reader") run(auto[site]);

@@ -158,6 +158,34 @@ def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:
     return out
 
 
+def judge_page(
+    page: Page,
+    model: BlockClassifier | None = None,
+    templates: SiteTemplates | None = None,
+    evidence_kinds: Iterable[str] = DEFAULT_KINDS,
+) -> tuple[Analysis, list[bool]]:
+    """Analyse and classify ``page``: its :class:`Analysis` and, per block (document order),
+    True if the block is main content. Changes ``page.root`` in place.
+
+    The part of :func:`extract_page` that "hide noise" needs: no article is rendered. Arguments
+    and errors as :func:`extract_page`.
+    """
+    model = model or default_model()
+    analysis = analyse(page)
+    keep = classify(analysis, model)
+    if templates is not None:
+        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates), evidence_kinds)
+    return analysis, keep
+
+
+def verdict_ids(blocks: list[Block], keep: list[bool]) -> tuple[list[int], list[int]]:
+    """``(content ids, noise ids)``: node ids of the kept blocks, and of the blocks "hide noise"
+    hides (:func:`hideable_blocks`), both in document order."""
+    content_ids = [b.node_id for b in blocks if keep[b.index]]
+    noise_ids = [blocks[i].node_id for i in hideable_blocks(blocks, keep)]
+    return content_ids, noise_ids
+
+
 def extract_page(
     page: Page,
     model: BlockClassifier | None = None,
@@ -180,14 +208,9 @@ def extract_page(
     Raises:
         ModelError: the model cannot be loaded.
     """
-    model = model or default_model()
-    analysis = analyse(page)
-    keep = classify(analysis, model)
+    analysis, keep = judge_page(page, model, templates, evidence_kinds)
     blocks = analysis.blocks
-    if templates is not None:
-        apply_evidence(blocks, keep, page_evidence(blocks, templates), evidence_kinds)
-    content_ids = [b.node_id for b in blocks if keep[b.index]]
-    noise_ids = [blocks[i].node_id for i in hideable_blocks(blocks, keep)]
+    content_ids, noise_ids = verdict_ids(blocks, keep)
     text = blocks_text(blocks, keep)
     body = prune(blocks, keep)
     html = finish_html(body, page.url)

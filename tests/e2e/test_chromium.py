@@ -135,3 +135,75 @@ def test_options_page_lists_learned_sites_and_forgets_one(chromium_context, serv
     assert options.query_selector('button[data-site="127.0.0.1"]') is None
     options.close()
     page.close()
+
+
+SENDER_PAGE = """<!doctype html><html lang="en"><head><title>Sender rules</title>
+<meta name="author" content="A. Writer"></head>
+<body>
+  <div id="contents" style="display: contents">
+    <p id="kept">Shown through a display: contents wrapper, <b>bold</b> <i>italic</i>.</p>
+  </div>
+  <aside id="gone" style="display: none"><p>never shown</p></aside>
+  <nav id="offcanvas" style="content-visibility: hidden"><a href="/">skipped menu</a></nav>
+  <img id="pic" src="/pic-small.png" srcset="/pic-small.png 1x, /pic-large.png 2x" alt="a picture">
+  <svg id="icon" width="10" height="10"><circle cx="5" cy="5" r="4"></circle></svg>
+</body></html>"""
+
+# a 1x1 PNG
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000100ffff03000006000557bfabd40000000049454e44ae426082"
+)
+
+
+def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
+    """extension/snapshot.js on a live page: what it sends and leaves out (docs/snapshot.md),
+    and that it never writes to the page."""
+    page = chromium_context.new_page()
+    origin = "http://127.0.0.1:9"
+    page.route(f"{origin}/**", lambda route: route.fulfill(
+        body=SENDER_PAGE if route.request.url.endswith("/sender/") else PNG,
+        content_type="text/html; charset=utf-8" if route.request.url.endswith("/sender/") else "image/png",
+    ))
+    page.goto(f"{origin}/sender/", wait_until="load")
+    page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
+    before = page.evaluate(WORDS_OF_DOM)
+    result = page.evaluate("""() => {
+      const elements = new Map();
+      const first = pagesieveSnapshot(document, {elements});
+      const second = pagesieveSnapshot(document);
+      const idOf = (domId) => [...elements].find(([, el]) => el.id === domId)[0];
+      return {first, second, ids: Object.fromEntries(["contents", "kept", "gone", "offcanvas", "pic", "icon"].map((k) => [k, idOf(k)]))};
+    }""")
+    assert page.evaluate(WORDS_OF_DOM) == before  # nothing written to the page
+    snap, ids = result["first"], result["ids"]
+    assert [n.get("i") for n in result["second"]["nodes"]] == [n.get("i") for n in snap["nodes"]]  # stable ids
+    by_id = {n["i"]: n for n in snap["nodes"] if "t" in n}
+    parents = {n["p"] for n in snap["nodes"]}
+    texts = [n["x"] for n in snap["nodes"] if "x" in n]
+    # display: contents: no box, but shown, and its content is sent
+    assert "b" not in by_id[ids["contents"]] and by_id[ids["contents"]].get("v") is not False
+    assert by_id[ids["kept"]]["p"] == ids["contents"] and "b" in by_id[ids["kept"]]
+    # not rendered: the element is sent as hidden, its content is not
+    assert by_id[ids["gone"]]["v"] is False and ids["gone"] not in parents and "never shown" not in texts
+    # content-visibility: hidden: the element is shown, its content skipped
+    assert "b" in by_id[ids["offcanvas"]] and ids["offcanvas"] not in parents and "skipped menu" not in texts
+    assert ids["icon"] not in parents  # an svg's parts are not sent
+    # the picked image candidate replaces srcset
+    assert by_id[ids["pic"]]["a"]["src"].startswith(origin) and "srcset" not in by_id[ids["pic"]]["a"]
+    # white space: between inline elements kept, between block-level elements left out
+    assert " " in texts
+    body = next(n["i"] for n in snap["nodes"] if n.get("t") == "body")
+    # <body>'s white space: dropped before the div, between div, aside and nav; kept next to
+    # the inline img and svg (nav|img, img|svg, svg|end)
+    assert sum(1 for n in snap["nodes"] if "x" in n and n["p"] == body) == 3
+    # head content is sent for the metadata, and the host reads it all back
+    assert "Sender rules" in texts
+    from pagesieve.extract import extract_page
+    from pagesieve.page.snapshot import parse_snapshot
+
+    article = extract_page(parse_snapshot(snap))
+    assert "display: contents wrapper, bold italic." in article.text
+    assert "never shown" not in article.text and "skipped menu" not in article.text
+    assert article.metadata.byline == "A. Writer"
+    page.close()

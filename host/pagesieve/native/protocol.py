@@ -216,7 +216,7 @@ class Host:
         ``{"type": "cleaned", "mode", "hide": [node ids], "content": [node ids], "site",
         "site_pages", "article"?}``; ``article`` (metadata, html, text) in reader mode only."""
         from pagesieve.errors import TemplateStoreError
-        from pagesieve.extract import extract_page
+        from pagesieve.extract import extract_page, judge_page, verdict_ids
         from pagesieve.templates.urls import site_of
 
         mode = message.get("mode", "hide")
@@ -233,11 +233,16 @@ class Host:
                 templates = self.store().templates_for(site, page.url)
             except TemplateStoreError as exc:
                 raise ProtocolError(ErrorCode.STORE, str(exc)) from None
-        article = extract_page(page, model=self.model(), templates=templates)
+        if mode == "reader":
+            article = extract_page(page, model=self.model(), templates=templates)
+            content_ids, noise_ids = article.content_ids, article.noise_ids
+        else:  # hiding needs the verdict only, not the rendered article
+            analysis, keep = judge_page(page, model=self.model(), templates=templates)
+            content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
         reply = {
-            "type": "cleaned", "mode": mode, "hide": article.noise_ids, "content": article.content_ids,
+            "type": "cleaned", "mode": mode, "hide": noise_ids, "content": content_ids,
             "site": site, "site_pages": templates.pages if templates is not None else 0,
-            "warnings": article.warnings,
+            "warnings": list(page.warnings),
             "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }
         if mode == "reader":
