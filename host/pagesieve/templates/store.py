@@ -37,8 +37,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -46,6 +45,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 
 from pagesieve.errors import TemplateStoreError
+from pagesieve.sqlite_schema import migrate, write_transaction
 from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.library import LeafEntry, TemplateLibrary
 from pagesieve.templates.learn import PageSummary
@@ -213,38 +213,15 @@ class TemplateStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back on error)."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        else:
-            try:
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                self._db.execute("ROLLBACK")
-                raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
+        return write_transaction(self._db, self._error)
+
+    def _error(self, message: str) -> TemplateStoreError:
+        return TemplateStoreError(f"template store {self.path}: {message}")
 
     def _migrate(self) -> None:
-        with self._write() as db:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise TemplateStoreError(
-                    f"template store {self.path} has schema version {version}; this pagesieve knows {SCHEMA_VERSION}"
-                )
-            for k in range(version, SCHEMA_VERSION):
-                for statement in MIGRATIONS[k].split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-            if version != SCHEMA_VERSION:
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        migrate(self._db, MIGRATIONS, self._error)
 
     @property
     def schema_version(self) -> int:

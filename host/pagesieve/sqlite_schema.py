@@ -1,0 +1,63 @@
+"""Plumbing shared by pagesieve's SQLite files (the template store, the library index): one
+write transaction, and versioned schema migrations (``PRAGMA user_version``).
+
+Both expect a connection opened with ``isolation_level=None`` (transactions are explicit).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from pagesieve.errors import PagesieveError
+
+ErrorFactory = Callable[[str], PagesieveError]
+"""Makes the caller's error from a detail message (e.g. ``lambda m: LibraryError(f"{path}: {m}")``)."""
+
+
+@contextmanager
+def write_transaction(db: sqlite3.Connection, error: ErrorFactory) -> Iterator[sqlite3.Connection]:
+    """One write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception.
+    ``BEGIN IMMEDIATE`` takes the write lock at once, so another process waits (up to the
+    connection's timeout) instead of failing half-way.
+
+    Raises:
+        the error of ``error(message)``: the lock could not be had, or the commit failed.
+    """
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise error(str(exc)) from exc
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    try:
+        db.execute("COMMIT")
+    except sqlite3.Error as exc:
+        db.execute("ROLLBACK")
+        raise error(str(exc)) from exc
+
+
+def migrate(db: sqlite3.Connection, migrations: Sequence[str], error: ErrorFactory) -> None:
+    """Bring the file up to schema version ``len(migrations)`` in one transaction: script ``k``
+    (statements separated by ``;``) takes version ``k`` to ``k + 1``.
+
+    Raises:
+        the error of ``error(message)``: the file has a newer schema version than
+        ``len(migrations)`` (written by a newer pagesieve), or cannot be written.
+        sqlite3.DatabaseError: the file is not an SQLite database.
+    """
+    latest = len(migrations)
+    with write_transaction(db, error):
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > latest:
+            raise error(f"has schema version {version}; this pagesieve knows {latest}")
+        for k in range(version, latest):
+            for statement in migrations[k].split(";"):
+                if statement.strip():
+                    db.execute(statement)
+        if version != latest:
+            db.execute(f"PRAGMA user_version = {latest}")
