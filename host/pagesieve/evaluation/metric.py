@@ -35,6 +35,9 @@ _CJK_RANGES = (
     "\U0002f800-\U0002fa1f"  # CJK Compatibility Ideographs Supplement
 )
 
+CJK_RANGES = _CJK_RANGES
+"""The character ranges (a regex character-class body) whose characters are tokens one by one."""
+
 # ``[^\W_]`` is a Unicode letter or digit (``\w`` minus the underscore). A CJK token is such a
 # character inside the ranges above (so the Katakana middle dot and the like stay separators);
 # a word token is a run of such characters outside them.
