@@ -14,6 +14,7 @@ code  meaning
 6     dataset error: a dataset folder does not follow the layout
 7     a peer extractor of ``eval --compare`` is not installed
 8     the template store cannot be opened or written
+9     the article library cannot be opened or written
 ====  ==========================================================
 """
 
@@ -58,3 +59,11 @@ class TemplateStoreError(PagesieveError):
     """The template store cannot be opened or written, or was written by a newer pagesieve."""
 
     exit_code = 8
+
+
+class LibraryError(PagesieveError):
+    """The article library (saved articles and their index) cannot be opened or written: the
+    folder is not writable, a file cannot be written or moved, or the index was written by a
+    newer pagesieve. Nothing half-written is left behind when this is raised by a save."""
+
+    exit_code = 9

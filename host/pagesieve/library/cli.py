@@ -1,0 +1,117 @@
+"""``pagesieve save`` and ``pagesieve saved``: save a page into the library, list and search it.
+
+::
+
+    pagesieve save PATH|- [--url URL] [--tag T ...] [--dir DIR]    prints the two files written
+    pagesieve saved [QUERY] [--dir DIR] [--json] [--limit N] [--offset N]
+    pagesieve saved --rebuild [--dir DIR]                           rebuild the index from the files
+    pagesieve saved --delete ID [--dir DIR]                         move an article's files to the trash
+    pagesieve saved --undo TOKEN [--dir DIR]                        bring back one deleted to the library trash
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pagesieve.errors import InputError
+
+
+def add_dir_argument(parser: argparse.ArgumentParser) -> None:
+    """``--dir DIR``: a library folder other than the default one."""
+    parser.add_argument(
+        "--dir", type=Path, default=None,
+        help="library folder (default: $PAGESIEVE_LIBRARY_DIR, else pagesieve in your Documents folder)",
+    )
+
+
+def add_save_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``save`` options."""
+    parser.add_argument("path", help="HTML file of the page, or - for standard input")
+    parser.add_argument("--url", default=None, help="the page URL (resolves relative links; saving the same URL again updates it)")
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="a tag for the article (repeat for more)")
+    add_dir_argument(parser)
+
+
+def add_saved_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``saved`` options."""
+    parser.add_argument("query", nargs="*", help="words to search for (all must match; word* for a prefix); none: list everything")
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    parser.add_argument("--limit", type=int, default=50, help="at most this many articles (default 50)")
+    parser.add_argument("--offset", type=int, default=0, help="skip this many first (for paging)")
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the index from the Markdown files first")
+    parser.add_argument("--delete", type=int, metavar="ID", help="delete the article with this id (its files go to the trash)")
+    parser.add_argument("--undo", metavar="TOKEN", help="bring back an article deleted to the library's .trash folder")
+    add_dir_argument(parser)
+
+
+def save_main(args: argparse.Namespace) -> int:
+    """Save one page; prints the Markdown and HTML paths, one per line."""
+    from pagesieve.library.save import save_page
+
+    if args.path == "-":
+        source: bytes | str = sys.stdin.buffer.read()
+        if not source:
+            raise InputError("standard input is empty: nothing to save")
+    else:
+        source = args.path
+    saved = save_page(source, url=args.url, folder=args.dir, tags=args.tag)
+    print(saved.md_path)
+    print(saved.html_path)
+    what = "updated the article saved before from this URL" if saved.updated else "saved"
+    print(f"pagesieve: {what}: {saved.title or '(untitled)'}", file=sys.stderr)
+    return 0
+
+
+def saved_main(args: argparse.Namespace) -> int:
+    """List or search the saved articles."""
+    from pagesieve.library.catalog import Library
+
+    query = " ".join(args.query).strip()
+    with Library(args.dir) as library:
+        if args.delete is not None:
+            gone = library.delete(args.delete)
+            where = "the system trash" if gone.system_trash else f"{library.folder / '.trash' / gone.token}"
+            print(f"deleted {gone.entry.title or '(untitled)'}: its files are in {where}")
+            if gone.token:
+                print(f"undo with: pagesieve saved --undo {gone.token}" + (f" --dir {args.dir}" if args.dir else ""))
+            return 0
+        if args.undo is not None:
+            entry = library.undo_delete(args.undo)
+            print(entry.md_path)
+            print(entry.html_path or "")
+            return 0
+        if args.rebuild:
+            n = library.rebuild()
+            print(f"pagesieve: index rebuilt from the files: {n} article(s)", file=sys.stderr)
+        total = library.count()
+        if query:
+            hits = library.search(query, args.limit, args.offset)
+            rows = [(h.entry, h.snippet) for h in hits]
+        else:
+            rows = [(e, None) for e in library.list(args.limit, args.offset)]
+        folder = library.folder
+    if args.json:
+        items = []
+        for entry, snippet in rows:
+            item = entry.to_dict()
+            if snippet is not None:
+                item["snippet"] = snippet
+            items.append(item)
+        print(json.dumps({"folder": str(folder), "total": total, "query": query or None, "articles": items},
+                         ensure_ascii=False, indent=2))
+        return 0
+    if not rows:
+        print(f"no saved article matches {query!r} ({folder})" if query else f"no saved articles yet ({folder})")
+        return 0
+    id_width = max(len(str(e.id)) for e, _ in rows)
+    for entry, snippet in rows:
+        site = f"  ({entry.site})" if entry.site else ""
+        print(f"{entry.id:>{id_width}}  {entry.saved[:10]}  {entry.title or '(untitled)'}{site}")
+        if snippet:
+            print(f"{'':>{id_width}}  {snippet}")
+    shown = f"{len(rows)} match(es)" if query else f"{len(rows)} of {total} article(s)"
+    print(f"{shown} in {folder}")
+    return 0
