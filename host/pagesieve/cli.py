@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pagesieve.training import train
     from pagesieve import extract_cli
     from pagesieve.templates import cli as templates_cli
+    from pagesieve.library import cli as library_cli
 
     parser = argparse.ArgumentParser(
         prog="pagesieve",
@@ -39,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("learn", "learn the site template from one visited page", templates_cli.add_learn_arguments, templates_cli.learn_main),
         ("sites", "list what is learned of each site", templates_cli.add_sites_arguments, templates_cli.sites_main),
         ("forget", "erase what is learned of a site, or of all sites", templates_cli.add_forget_arguments, templates_cli.forget_main),
+        ("save", "save the clean article of a page as Markdown and HTML files", library_cli.add_save_arguments, library_cli.save_main),
+        ("saved", "list or search the saved articles", library_cli.add_saved_arguments, library_cli.saved_main),
     )
     for name, help_text, add_arguments, run in commands:
         p = sub.add_parser(name, help=help_text)
