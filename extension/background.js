@@ -84,3 +84,48 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   );
   return true;
 });
+
+// ---------------------------------------------------------------- save: menu and shortcut
+
+const SAVE_MENU = "pagesieve-save";
+
+api.runtime.onInstalled.addListener(() => {
+  api.contextMenus.create({ id: SAVE_MENU, title: "Save clean article (pagesieve)", contexts: ["page", "selection", "link", "image"] });
+});
+
+// The content script saves (it holds the page and fetches the images); a short badge tells
+// how it went, since neither a menu nor a shortcut has a place to show text.
+async function saveTab(tab) {
+  if (!tab || tab.id === undefined) return;
+  let result;
+  try {
+    result = await api.tabs.sendMessage(tab.id, { type: "pagesieve.save" });
+  } catch (e) {
+    result = { ok: false, error: "this page cannot be saved (reload it, or it is a browser page)" };
+  }
+  const ok = Boolean(result && result.ok);
+  await api.action.setBadgeBackgroundColor({ tabId: tab.id, color: ok ? "#2e7d32" : "#c62828" });
+  await api.action.setBadgeText({ tabId: tab.id, text: ok ? "✓" : "!" });
+  await api.action.setTitle({ tabId: tab.id, title: ok ? `pagesieve: saved “${result.title}”` : `pagesieve: not saved: ${(result && result.error) || "no answer"}` });
+  setTimeout(() => api.action.setBadgeText({ tabId: tab.id, text: "" }).catch(() => {}), 4000);
+}
+
+api.contextMenus.onClicked.addListener((info, tab) => {
+  if (info.menuItemId === SAVE_MENU) saveTab(tab);
+});
+
+api.commands.onCommand.addListener(async (command, tab) => {
+  if (command !== "save-article") return;
+  if (!tab) [tab] = await api.tabs.query({ active: true, currentWindow: true });
+  saveTab(tab);
+});
+
+// the popup's "Open library": a window of its own, started by the host
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (!message || message.type !== "pagesieve.library") return false;
+  request("library", {}).then(
+    (reply) => sendResponse(reply.ok ? { ok: true } : { ok: false, error: reply.error.message }),
+    (error) => sendResponse({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message), install: INSTALL_COMMAND }),
+  );
+  return true;
+});

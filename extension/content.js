@@ -10,6 +10,7 @@
   let overlay = null;    // reader overlay host element
   let hidden = [];
   let mode = "off";
+  let shownArticle = null;  // the article in the reader overlay (what "save" saves then)
 
   function ask(request, fields) {
     return api.runtime.sendMessage({ type: "pagesieve.host", request, fields });
@@ -29,7 +30,7 @@
       else sheet.remove();
       sheet = null;
     }
-    if (overlay) { overlay.remove(); overlay = null; document.removeEventListener("keydown", onKey, true); }
+    if (overlay) { overlay.remove(); overlay = null; shownArticle = null; document.removeEventListener("keydown", onKey, true); }
     mode = "off";
   }
 
@@ -129,6 +130,83 @@
     style.textContent = readerCss(settings);
     document.documentElement.append(overlay);
     document.addEventListener("keydown", onKey, true);
+    shownArticle = article;
+  }
+
+  // ---------------------------------------------------------------- save the clean article
+
+  // Images are fetched here, with the page's own permissions (its cookies, its origin), because
+  // the host never touches the network. Caps as the library's (pagesieve.library.html_file):
+  // bigger images, and images past the total, stay links in the saved file.
+  const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+  const MAX_TOTAL_BYTES = 24 * 1024 * 1024;
+  const MAX_IMAGES = 200;
+  const IMAGE_TIMEOUT_MS = 10000;
+
+  function base64Of(blob) {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(blob);
+    });
+  }
+
+  async function fetchImage(url) {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), IMAGE_TIMEOUT_MS);
+    try {
+      const response = await fetch(url, { credentials: "include", signal: abort.signal });
+      if (!response.ok) return null;
+      const blob = await response.blob();
+      if (!blob.type.startsWith("image/") || blob.size > MAX_IMAGE_BYTES) return null;
+      return { type: blob.type, data: await base64Of(blob), size: blob.size };
+    } catch (e) {
+      return null;  // unreachable, refused by CORS, timed out: it stays a link
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function articleImages(article) {
+    const doc = new DOMParser().parseFromString(article.html || "", "text/html");  // inert: no scripts, no loads
+    const urls = [...new Set([...doc.images].map((img) => img.getAttribute("src")).filter((u) => /^https?:/i.test(u || "")))].slice(0, MAX_IMAGES);
+    const images = {};
+    let total = 0;
+    for (let k = 0; k < urls.length; k += 6) {  // six at a time, in document order
+      const got = await Promise.all(urls.slice(k, k + 6).map(fetchImage));
+      for (let j = 0; j < got.length; j++) {
+        if (!got[j] || total + got[j].size > MAX_TOTAL_BYTES) continue;
+        total += got[j].size;
+        images[urls[k + j]] = { type: got[j].type, data: got[j].data };
+      }
+      if (total >= MAX_TOTAL_BYTES) break;
+    }
+    return images;
+  }
+
+  async function save(tags) {
+    let article = shownArticle;
+    if (!article) {
+      // the page as it is shown, without our own changes (hidden noise comes back for the walk)
+      const restore = mode === "hide" ? hidden.slice() : null;
+      if (restore) for (const el of restore) el.removeAttribute(HIDE_ATTR);
+      const snapshot = globalThis.pagesieveSnapshot(document);
+      if (restore) for (const el of restore) el.setAttribute(HIDE_ATTR, "");
+      const answer = await ask("clean", { mode: "reader", snapshot });
+      if (!answer || !answer.ok) return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
+      if (!answer.reply.ok) return { ok: false, error: answer.reply.error.message, code: answer.reply.error.code };
+      article = answer.reply.article;
+    }
+    const images = await articleImages(article);
+    const answer = await ask("save", { article, images, tags: tags || [] });
+    if (!answer || !answer.ok) return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
+    const reply = answer.reply;
+    if (!reply.ok) return { ok: false, error: reply.error.message, code: reply.error.code };
+    return {
+      ok: true, title: reply.title, markdown: reply.markdown, html: reply.html, updated: reply.updated,
+      imagesInlined: reply.images_inlined, imagesLinked: reply.images_linked,
+    };
   }
 
   async function run(wanted, measure) {
@@ -158,6 +236,12 @@
       },
     };
   }
+
+  api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (!message || message.type !== "pagesieve.save") return false;
+    save(message.tags).then(sendResponse, (error) => sendResponse({ ok: false, error: String(error.message || error) }));
+    return true;
+  });
 
   api.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!message || message.type !== "pagesieve.run") return false;

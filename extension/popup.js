@@ -29,8 +29,33 @@ async function run(mode) {
   }
 }
 
+async function save() {
+  const tab = await currentTab();
+  $("status").textContent = "Saving…";
+  let answer;
+  try {
+    answer = await api.tabs.sendMessage(tab.id, { type: "pagesieve.save" });
+  } catch (e) {
+    answer = { ok: false, error: "this page cannot be saved (reload it, or it is a browser page)" };
+  }
+  if (answer && answer.ok) {
+    $("status").textContent = `${answer.updated ? "Updated" : "Saved"} “${answer.title}”: ${answer.markdown}`;
+  } else {
+    $("status").textContent = (answer && answer.error) || "no answer";
+    if (answer && answer.hostMissing) $("install").style.display = "block";
+  }
+}
+
+async function openLibrary() {
+  const answer = await api.runtime.sendMessage({ type: "pagesieve.library" });
+  $("status").textContent = answer && answer.ok ? "The library opens in its own window." : (answer && answer.error) || "no answer";
+  if (answer && answer.hostMissing) $("install").style.display = "block";
+}
+
 async function init() {
   for (const mode of ["hide", "reader", "off"]) $(mode).addEventListener("click", () => run(mode));
+  $("save").addEventListener("click", save);
+  $("library").addEventListener("click", openLibrary);
   const tab = await currentTab();
   const site = siteOf(tab && tab.url);
   const { auto = {} } = await api.storage.local.get("auto");

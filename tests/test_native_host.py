@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import struct
 import subprocess
 import sys
@@ -18,9 +19,10 @@ URL = "https://hillkitchen.example/posts/sourdough-altitude/"
 
 class HostProcess:
     def __init__(self, tmp_path):
+        self.library = tmp_path / "library"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pagesieve.native", "--store", str(tmp_path / "t.sqlite3"),
-             "--log-dir", str(tmp_path / "log"), "chrome-extension://abc/"],
+             "--log-dir", str(tmp_path / "log"), "--library-dir", str(self.library), "chrome-extension://abc/"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self.log = tmp_path / "log" / "host.log"
@@ -92,7 +94,7 @@ def test_bad_requests_get_error_replies_and_the_host_keeps_serving(host, snapsho
         ({"v": 1, "id": 7, "type": "explode"}, 6), ({"v": 1, "id": 8, "type": "clean"}, 8),
         ({"v": 1, "id": 9, "type": "clean", "mode": "x", "snapshot": snapshot}, 8),
         ({"v": 1, "id": 10, "type": "clean", "snapshot": {"version": 1, "nodes": "no"}}, 7),
-        ({"v": 1, "id": 11, "type": "save"}, 9), ({"v": 1, "id": 12, "type": "label"}, 9),
+        ({"v": 1, "id": 11, "type": "save"}, 8), ({"v": 1, "id": 12, "type": "label"}, 9),
     ):
         reply = host.request(message)
         assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)
@@ -101,6 +103,49 @@ def test_bad_requests_get_error_replies_and_the_host_keeps_serving(host, snapsho
     assert host.request({"v": 1, "id": 13, "type": "ping"})["ok"]
     assert host.close() == 0
     assert "BAD_SNAPSHOT" in host.log.read_text(encoding="utf-8")
+
+
+# a 1x1 PNG
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000100ffff03000006000557bfabd40000000049454e44ae426082"
+)
+
+
+def test_save_the_reader_article_with_its_images(host, snapshot):
+    import base64
+
+    reader = host.request({"v": 1, "id": "r", "type": "clean", "mode": "reader", "snapshot": snapshot})
+    article = {k: v for k, v in reader["article"].items() if k != "markdown"}
+    # what only the extension knows: the image it fetched, plus a script a hostile page slipped in
+    article["html"] = article["html"].replace("</p>", '</p><img src="https://hillkitchen.example/loaf.png" alt="loaf"><script>alert(1)</script>', 1)
+    images = {"https://hillkitchen.example/loaf.png": {"type": "image/png", "data": base64.b64encode(PNG).decode()}}
+    saved = host.request({"v": 1, "id": "s", "type": "save", "article": article, "images": images, "tags": ["bread"]})
+    assert saved["ok"] and saved["id"] == "s" and saved["updated"] is False, saved
+    assert saved["images_inlined"] == 1
+    markdown, html = Path(saved["markdown"]), Path(saved["html"])
+    assert markdown.parent == html.parent == host.library
+    text = markdown.read_text(encoding="utf-8")
+    assert text.startswith("---\n") and 'tags: ["bread"]' in text and "2,400 metres" in text
+    page = html.read_text(encoding="utf-8")
+    assert "data:image/png;base64," in page and "<script>alert" not in page
+    # the same URL again: the same entry, rewritten
+    again = host.request({"v": 1, "id": "t", "type": "save", "article": article})
+    assert again["updated"] is True and again["entry"] == saved["entry"] and again["markdown"] == saved["markdown"]
+    assert sorted(p.name for p in host.library.iterdir() if not p.name.startswith(".")) == sorted([markdown.name, html.name])
+    # bad requests: an error each, nothing written, the host goes on
+    for message, code in (
+        ({"article": dict(article, url="javascript:alert(1)")}, 8),
+        ({"article": dict(article, title=None)}, 8),
+        ({"article": article, "images": {"https://x/y.png": {"type": "image/png", "data": "not base64!"}}}, 8),
+        ({"article": article, "tags": "bread"}, 8),
+        ({"article": dict(article, html="", text=" ", url="https://hillkitchen.example/empty/")}, 13),
+    ):
+        reply = host.request({"v": 1, "id": "bad", "type": "save", **message})
+        assert reply["ok"] is False and reply["error"]["code"] == code, (message.keys(), reply)
+    assert len([p for p in host.library.iterdir() if not p.name.startswith(".")]) == 2
+    assert host.request({"v": 1, "id": 1, "type": "ping"})["ok"]
+    assert host.close() == 0
 
 
 def test_oversized_request_is_dropped_and_refused(host):

@@ -207,3 +207,46 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     assert "never shown" not in article.text and "skipped menu" not in article.text
     assert article.metadata.byline == "A. Writer"
     page.close()
+
+
+def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_optional, artifacts):
+    """One-click save (the popup, menu and shortcut all send this message): the Markdown and
+    HTML files exist, the Markdown holds the article, and the entry is searchable."""
+    import pytest
+
+    if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
+        pytest.skip("../shared/datasets not found")
+    from pagesieve.evaluation.datasets import load_dataset, read_truth
+    from pagesieve.evaluation.runner import load_split, select_ids
+    from pagesieve.library.catalog import Library
+    from pagesieve.library.markdown_file import body_text, read_markdown_document
+
+    split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")
+    dataset = load_dataset(datasets_dir_optional / "big9")
+    page_id = select_ids(dataset, split)[0]
+    page = open_page(chromium_context, f"{server}/ds/big9/{page_id}/")
+    saved = chromium_context.pagesieve_send(page, {"type": "pagesieve.save", "tags": ["e2e"]})
+    assert saved["ok"], saved
+    markdown, html = Path(saved["markdown"]), Path(saved["html"])
+    assert markdown.parent == html.parent == chromium_context.pagesieve_library
+    assert markdown.is_file() and html.is_file() and saved["updated"] is False
+    meta, body = read_markdown_document(markdown.read_text(encoding="utf-8"))
+    assert meta.url == page.url and list(meta.tags) == ["e2e"]
+    # what a reader reads in the Markdown: link and image targets and syntax marks left out
+    text = body_text(body)
+    truth = Counter(tokens(read_truth(dataset, page_id)))
+    f1 = prf_counts(Counter(tokens(text)), truth)[2]
+    print(f"saved Markdown text against the truth, token F1: {f1:.3f}")
+    assert f1 >= 0.9
+    # the entry is searchable by a rare word of the article
+    words = [w for w, n in Counter(tokens(text)).items() if n == 1 and len(w) > 6 and w.isalpha()]
+    with Library(chromium_context.pagesieve_library) as library:
+        hits = library.search(words[0])
+        assert [h.entry.url for h in hits] == [page.url]
+    # saving again updates the same entry, through the reader view this time
+    assert chromium_context.pagesieve_run(page, "reader")["ok"]
+    again = chromium_context.pagesieve_send(page, {"type": "pagesieve.save"})
+    assert again["ok"] and again["updated"] is True and again["markdown"] == saved["markdown"]
+    with Library(chromium_context.pagesieve_library) as library:
+        assert library.count() == 1
+    page.close()

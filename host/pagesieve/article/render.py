@@ -185,9 +185,59 @@ def blocks_text(blocks: Sequence[Block], keep: Sequence[bool]) -> str:
     return "\n".join(lines)
 
 
+LAYOUT_CELL_TAGS = frozenset({"p", "div", "table", "ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "figure"})
+"""Block elements that make a table a layout table when a cell holds one: a data table's cells
+hold words and numbers, a page grid's cells hold paragraphs (the same test Mozilla Readability
+applies in ``_markDataTables``: a table with nested tables or block content is layout)."""
+
+
+def unwrap_layout_tables(root: etree._Element) -> int:
+    """Turn layout tables under ``root`` into plain containers, in place; returns how many.
+
+    A table is a layout table when one of its cells holds a block element
+    (:data:`LAYOUT_CELL_TAGS`) or when no row has two cells (a one-column grid). Its table,
+    section and row elements become ``div``, its cells ``p`` (``div`` when they hold blocks), so
+    that Markdown shows the text as paragraphs, not as one giant table cell; data tables are
+    left alone. Innermost tables first.
+    """
+    count = 0
+    for table in reversed(list(root.iter("table"))):
+        rows = [tr for tr in table.iter("tr") if _nearest_table(tr) is table]
+        cells = [c for tr in rows for c in tr if isinstance(c.tag, str) and c.tag in ("td", "th")]
+        single_column = all(sum(1 for c in tr if isinstance(c.tag, str) and c.tag in ("td", "th")) <= 1 for tr in rows)
+        blocky = any(
+            isinstance(d.tag, str) and d.tag in LAYOUT_CELL_TAGS for cell in cells for d in cell.iterdescendants()
+        )
+        if not (blocky or single_column):
+            continue
+        parts = [e for e in table.iter("thead", "tbody", "tfoot", "tr", "td", "th", "caption") if _nearest_table(e) is table]
+        for element in [table, *parts]:
+            # a cell of words becomes a paragraph (so cells do not run together), the rest div
+            inline_cell = element.tag in ("td", "th", "caption") and not any(
+                isinstance(d.tag, str) and d.tag in LAYOUT_CELL_TAGS for d in element.iterdescendants()
+            )
+            element.tag = "p" if inline_cell else "div"
+            element.attrib.clear()
+        count += 1
+    return count
+
+
+def _nearest_table(element: etree._Element) -> etree._Element | None:
+    return next(element.iterancestors("table"), None)
+
+
 def html_to_markdown(html: str) -> str:
-    """Markdown of sanitised article HTML (markdownify; ATX headings, ``-`` bullets)."""
+    """Markdown of sanitised article HTML (markdownify; ATX headings, ``-`` bullets). Layout
+    tables become paragraphs first (:func:`unwrap_layout_tables`); data tables stay tables."""
     from markdownify import markdownify
 
+    if "<table" in html:
+        from lxml import html as lxml_html
+
+        fragment = lxml_html.fragment_fromstring(html, create_parent="div")
+        if unwrap_layout_tables(fragment):
+            html = "".join(etree.tostring(child, encoding="unicode", method="html") for child in fragment)
+            if fragment.text:
+                html = fragment.text + html
     md = markdownify(html, heading_style="ATX", bullets="-", strip=["div"])
     return re.sub(r"\n{3,}", "\n\n", md).strip() + "\n"

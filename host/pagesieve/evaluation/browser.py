@@ -24,11 +24,20 @@ RUN_JS = """async ([url, mode, measure]) => {
 }"""
 """Sends the content script's test hook (``pagesieve.run``) to the tab showing ``url``."""
 
+SEND_JS = """async ([url, message]) => {
+  const tabs = await chrome.tabs.query({});
+  const tab = tabs.find((t) => t.url === url);
+  if (!tab) return {ok: false, error: 'no tab ' + url};
+  return await chrome.tabs.sendMessage(tab.id, message);
+}"""
+"""Sends any runtime message (e.g. ``{"type": "pagesieve.save"}``) to the tab showing ``url``."""
+
 
 @contextmanager
 def chromium_with_extension(base: Path) -> Iterator[object]:
     """A Playwright persistent context with the extension; ``context.pagesieve_run(page, mode,
-    measure=False)`` sends the test hook. Files go under ``base`` (profile, launcher, store, logs).
+    measure=False)`` sends the test hook, ``context.pagesieve_send(page, message)`` any message. Files go under ``base`` (profile, launcher, store, logs,
+    and the library of saved articles: ``context.pagesieve_library``).
 
     Raises:
         FileNotFoundError: Chromium is not installed. ImportError: Playwright is not installed.
@@ -41,7 +50,10 @@ def chromium_with_extension(base: Path) -> Iterator[object]:
 
     profile = base / "profile"
     install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
-    env = dict(os.environ, XDG_DATA_HOME=str(base / "data"), XDG_STATE_HOME=str(base / "state"), HOME=str(base))
+    env = dict(
+        os.environ, XDG_DATA_HOME=str(base / "data"), XDG_STATE_HOME=str(base / "state"), HOME=str(base),
+        PAGESIEVE_LIBRARY_DIR=str(base / "library"),
+    )
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, headless=True, env=env,
@@ -57,7 +69,9 @@ def chromium_with_extension(base: Path) -> Iterator[object]:
             context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(local) else route.abort())
             worker = context.service_workers[0] if context.service_workers else context.wait_for_event("serviceworker", timeout=30000)
             context.pagesieve_run = lambda page, mode, measure=False: worker.evaluate(RUN_JS, [page.url, mode, measure])
+            context.pagesieve_send = lambda page, message: worker.evaluate(SEND_JS, [page.url, message])
             context.pagesieve_profile = profile
+            context.pagesieve_library = base / "library"
             yield context
         finally:
             context.close()

@@ -65,11 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pagesieve-host", add_help=True)
     parser.add_argument("--store", type=Path, default=None, help="template store file")
     parser.add_argument("--log-dir", type=Path, default=None, help="log folder")
+    parser.add_argument("--library-dir", type=Path, default=None, help="folder of saved articles")
     parser.add_argument("origin", nargs="*", help=argparse.SUPPRESS)
     args, _unknown = parser.parse_known_args(argv)
     setup_logging(args.log_dir)
     log.info("host started (origin %s)", " ".join(args.origin) or "-")
-    host = Host(store_path=args.store)
+    host = Host(store_path=args.store, library_dir=args.library_dir)
     try:
         return serve(host, sys.stdin.buffer, sys.stdout.buffer)
     finally:

@@ -20,8 +20,12 @@ from pagesieve import __version__
 PROTOCOL_VERSION = 1
 """The ``v`` of the envelope this host speaks."""
 
-MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "label")
-"""Request types (``save`` and ``label`` are reserved: see :class:`ErrorCode.NOT_AVAILABLE`)."""
+MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "library", "label")
+"""Request types (``label`` is reserved: see :class:`ErrorCode.NOT_AVAILABLE`)."""
+
+MAX_SAVE_IMAGES = 500
+"""Images a ``save`` request may carry. The library inlines at most what its size caps allow
+(:data:`pagesieve.library.html_file.MAX_INLINE_BYTES`); the extension stops well before."""
 
 log = logging.getLogger("pagesieve.host")
 
@@ -46,11 +50,15 @@ class ErrorCode(IntEnum):
     BAD_REQUEST = 8
     """A request field is missing or wrong (e.g. ``mode``)."""
     NOT_AVAILABLE = 9
-    """A reserved type this version does not serve yet (``save``, ``label``)."""
+    """A reserved type this version does not serve yet (``label``)."""
     STORE = 10
     """The template store cannot be read or written."""
     MODEL = 11
     """The block classifier cannot be loaded."""
+    LIBRARY = 12
+    """The article library cannot be written (folder, files or index)."""
+    NOTHING_TO_SAVE = 13
+    """The article to save has no text and no image."""
 
 
 class ProtocolError(Exception):
@@ -113,9 +121,11 @@ class Host:
     Args:
         store_path: template store file (default: the user's); opened on first use.
         model_path: a model file instead of the shipped one.
+        library_dir: the folder of saved articles (default: ``$PAGESIEVE_LIBRARY_DIR``, else
+            the user's documents folder; :func:`pagesieve.library.folder.library_dir`).
     """
 
-    def __init__(self, store_path=None, model_path=None) -> None:
+    def __init__(self, store_path=None, model_path=None, library_dir=None) -> None:
         self._store_path = store_path
         self._model_path = model_path
         self._store = None
@@ -123,8 +133,9 @@ class Host:
         self._handlers: dict[str, Callable[[dict], dict]] = {
             "ping": self.ping, "learn": self.learn, "clean": self.clean,
             "sites": self.sites, "forget": self.forget,
-            "save": self.not_available, "label": self.not_available,
+            "save": self.save, "library": self.library, "label": self.not_available,
         }
+        self.library_dir = library_dir  # the article library folder (None: the user's default)
 
     def close(self) -> None:
         """Close the template store."""
@@ -175,7 +186,7 @@ class Host:
             message = parse_request(body)
             request_id = message["id"]
             answer = self._handlers[message["type"]](message)
-            return {"v": PROTOCOL_VERSION, "id": request_id, "ok": True, **answer}
+            return {**answer, "v": PROTOCOL_VERSION, "id": request_id, "ok": True}  # the envelope wins
         except ProtocolError as exc:
             if request_id is None:
                 request_id = exc.request_id
@@ -278,6 +289,96 @@ class Host:
             raise ProtocolError(ErrorCode.STORE, str(exc)) from None
         return {"type": "forgotten", "sites": count}
 
+    def save(self, message: dict) -> dict:
+        """``save`` ``{"article", "images"?, "tags"?}`` -> ``{"type": "saved", "entry", "title",
+        "markdown", "html" (file paths), "updated", "images_inlined", "images_linked"}``.
+
+        ``article`` is the reader view's article as ``clean`` returned it (``title``, ``html``,
+        ``text``, ``url`` required; ``byline``, ``published``, ``site_name``, ``language``,
+        ``lead_image``, ``description`` optional); its HTML is sanitised again here, so a
+        request cannot put anything into the files that the reader view would not show.
+        ``images`` maps absolute image URLs to ``{"type": MIME type, "data": base64}`` (fetched
+        by the extension with the page's permissions; inlined within the library's caps, the
+        others stay links). Saving a URL again updates its entry (pagesieve.library).
+
+        Raises:
+            ProtocolError: BAD_REQUEST (a field missing or of the wrong type, bad base64),
+                NOTHING_TO_SAVE, LIBRARY.
+        """
+        import base64
+        import binascii
+
+        from pagesieve.article.model import Article, Metadata
+        from pagesieve.article.render import sanitise
+        from pagesieve.errors import InputError, LibraryError
+        from pagesieve.library.save import save_article
+
+        data = message.get("article")
+        if not isinstance(data, dict):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"article\" must be an object (the reader article of a clean reply)")
+        for key in ("title", "html", "text"):
+            if not isinstance(data.get(key), str):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"article.{key} must be a string")
+        url = data.get("url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://", "file:")):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "article.url must be the page's http(s) or file URL")
+        optional = {}
+        for key in ("byline", "published", "site_name", "lead_image", "language", "description"):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"article.{key} must be a string or null")
+            optional[key] = value or None
+        tags = message.get("tags", [])
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"tags\" must be a list of strings")
+        raw_images = message.get("images") or {}
+        if not isinstance(raw_images, dict) or len(raw_images) > MAX_SAVE_IMAGES:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"\"images\" must be an object of at most {MAX_SAVE_IMAGES} images")
+        images = {}
+        for image_url, image in raw_images.items():
+            if not isinstance(image, dict) or not isinstance(image.get("type"), str) or not isinstance(image.get("data"), str):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"image {image_url[:80]!r} must be {{\"type\": MIME type, \"data\": base64}}")
+            try:
+                images[image_url] = (image["type"], base64.b64decode(image["data"], validate=True))
+            except (binascii.Error, ValueError):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"image {image_url[:80]!r}: \"data\" is not base64") from None
+        article = Article(metadata=Metadata(title=data["title"], **optional), url=url, html=f"<div>{sanitise(data['html'])}</div>", text=data["text"])
+        try:
+            saved = save_article(article, self.library_dir, tags, images)
+        except InputError as exc:
+            raise ProtocolError(ErrorCode.NOTHING_TO_SAVE, str(exc)) from None
+        except LibraryError as exc:
+            raise ProtocolError(ErrorCode.LIBRARY, str(exc)) from None
+        return {
+            "type": "saved", "entry": saved.id, "title": saved.title, "markdown": str(saved.md_path),
+            "html": str(saved.html_path), "updated": saved.updated,
+            "images_inlined": saved.images_inlined, "images_linked": saved.images_linked,
+        }
+
+    def library(self, message: dict) -> dict:
+        """``library`` -> ``{"type": "library", "pid"}``: opens the library window
+        (``pagesieve library``) as a process of its own; the host goes on serving.
+
+        Raises:
+            ProtocolError: LIBRARY when the window cannot be started.
+        """
+        import subprocess
+        import sys
+
+        command = [sys.executable, "-m", "pagesieve", "library"]
+        if self.library_dir is not None:
+            command += ["--dir", str(self.library_dir)]
+        try:
+            # Its own session, no stdin/stdout: the window must never write into the frame stream
+            # and must outlive the host when the browser closes the port.
+            process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True, close_fds=True,
+            )
+        except OSError as exc:
+            raise ProtocolError(ErrorCode.LIBRARY, f"cannot start the library window: {exc}") from None
+        return {"type": "library", "pid": process.pid}
+
     def not_available(self, message: dict) -> dict:
-        """``save`` and ``label``: reserved names, refused with NOT_AVAILABLE by this version."""
+        """``label``: a reserved name, refused with NOT_AVAILABLE by this version."""
         raise ProtocolError(ErrorCode.NOT_AVAILABLE, f"{message['type']!r} is not served by pagesieve {__version__} yet")
