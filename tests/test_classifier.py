@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 import shutil
 import subprocess
 import sys
@@ -159,7 +160,7 @@ def test_training_is_reproducible(tmp_path, datasets_dir):
     def run(out):
         args = argparse.Namespace(
             datasets=datasets_dir, out=out, new_split=True, max_samples=600, cv_samples=300,
-            folds=3, limit=4, seed=7, no_context=False, peers=None,
+            folds=3, limit=4, seed=7, no_context=False, peers=None, snapshots=None,
         )
         assert train.main(args) == 0
         return load_model(out / "blocks.skops"), json.loads((out / "split.json").read_text())
@@ -177,3 +178,49 @@ def test_fast_decision_on_extreme_rows_takes_the_safe_path(model, fitted):
     ours = model.decision(rows)
     assert np.isfinite(ours).all()
     np.testing.assert_allclose(ours, fitted.estimator.decision_function(rows), atol=1e-2)
+
+
+def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_path, datasets_dir):
+    """`pagesieve render` then `pagesieve train --snapshots`: a model whose rows carry the box
+    features, used by extract_page for a page with layout."""
+    import shutil
+
+    import pytest
+
+    from pagesieve.evaluation.browser import CHROMIUM
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed")
+    pytest.importorskip("playwright.async_api")
+    from pagesieve.evaluation.render import load_rendered, render_dataset
+    from pagesieve.extract import extract_page
+    from pagesieve.layout import BOX_FEATURE_NAMES
+    from pagesieve.page.snapshot import parse_snapshot
+    from pagesieve.training import train
+
+    out = tmp_path / "model"
+    out.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[1] / "models" / "split.json", out / "split.json")
+    split = json.loads((out / "split.json").read_text())
+    # a small dataset folder of the first training pages of dragnet, rendered
+    source = datasets_dir / "dragnet"
+    ids = split["datasets"]["dragnet"]["train"][:6]
+    rows = [line for line in (source / "index.jsonl").read_text().splitlines() if json.loads(line)["id"] in ids]
+    small = tmp_path / "datasets" / "dragnet"
+    (small / "pages").mkdir(parents=True)
+    (small / "truth").mkdir()
+    (small / "index.jsonl").write_text("\n".join(rows) + "\n")
+    for page_id in ids:
+        shutil.copy(source / "pages" / f"{page_id}.html.gz", small / "pages")
+        shutil.copy(source / "truth" / f"{page_id}.txt", small / "truth")
+    assert render_dataset(small, tmp_path / "rendered" / "dragnet").rendered == len(ids)
+    args = argparse.Namespace(
+        datasets=tmp_path / "datasets", out=out, new_split=False, max_samples=600, cv_samples=300,
+        folds=3, limit=6, seed=7, no_context=False, peers=None, snapshots=tmp_path / "rendered",
+    )
+    assert train.main(args) == 0
+    model = load_model(out / "blocks-boxes.skops")
+    assert model.uses_boxes and model.meta["features"][-len(BOX_FEATURE_NAMES):] == list(BOX_FEATURE_NAMES)
+    assert model.meta["datasets"]["dragnet"]["pages"] == 6
+    page = parse_snapshot(load_rendered(tmp_path / "rendered" / "dragnet", ids[0]))
+    assert page.boxes and extract_page(page, model).text

@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from pagesieve.context import context_features
+from pagesieve.features import N_FEATURES
 
 SURE_NOISE_DECISION = -1.0
 """SVM decision below which a block is noise without asking the context stage. On 350 held-out
@@ -183,6 +184,12 @@ class BlockClassifier:
     context: ForestArrays | None = None
     context_threshold: float = 0.5
 
+    @property
+    def uses_boxes(self) -> bool:
+        """True for a box-aware model: its rows are the first-pass features followed by the
+        box features of :mod:`pagesieve.layout`."""
+        return len(self.meta.get("features", ())) > N_FEATURES
+
     def decision(self, x: np.ndarray) -> np.ndarray:
         """Stage 1 decision for each row of ``x`` (``(n, N_FEATURES)`` -> ``(n,)``); > 0 is content."""
         return self.svm.decision(x)
@@ -233,3 +240,15 @@ def default_model() -> BlockClassifier:
     from pagesieve.model_store import shipped_model
 
     return shipped_model()
+
+
+def model_for(page) -> BlockClassifier:
+    """The shipped model that suits ``page``: the box-aware one for a page with a rendered
+    layout (a browser snapshot) when it is shipped, else the box-free :func:`default_model`."""
+    if page.boxes:
+        from pagesieve.model_store import shipped_box_model
+
+        boxed = shipped_box_model()
+        if boxed is not None:
+            return boxed
+    return default_model()

@@ -17,7 +17,7 @@ from pagesieve.errors import PagesieveError
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    from pagesieve.evaluation import bench, bench_browser, bench_learn, render, runner
+    from pagesieve.evaluation import bench, bench_browser, bench_learn, layout_eval, render, runner
     from pagesieve.training import train
     from pagesieve import extract_cli
     from pagesieve.templates import cli as templates_cli
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("bench-learn", "time learning site templates and measure the store", bench_learn.add_arguments, bench_learn.main),
         ("bench-browser", "snapshot size and click-to-hidden time in Chromium", bench_browser.add_arguments, bench_browser.main),
         ("render", "render dataset pages in headless Chromium into DOM snapshots", render.add_arguments, render.main),
+        ("eval-layout", "F1 of zones, SVM, box-free and box-aware models on rendered pages", layout_eval.add_arguments, layout_eval.main),
         ("train", "train the block classifier from ../shared/datasets", train.add_arguments, train.main),
         ("learn", "learn the site template from one visited page", templates_cli.add_learn_arguments, templates_cli.learn_main),
         ("sites", "list what is learned of each site", templates_cli.add_sites_arguments, templates_cli.sites_main),

@@ -20,19 +20,26 @@ import numpy as np
 from pagesieve.blocks import Block
 from pagesieve.features import FEATURE_NAMES
 
-CONTEXT_FEATURE_NAMES: tuple[str, ...] = (
-    "d", "d_prev1", "d_prev2", "d_next1", "d_next2", "d_window_mean",
-    "d_minus_max", "d_page_mean",
-    "parent_pos_share", "grand_pos_share", "great_pos_share",
-    "parent_purity", "grand_purity", "great_purity",
-    "before_first_strong", "after_last_strong", "dist_strong",
-    "in_best_container", "best_container_purity",
-    "log_chars", "r5", "comment_ancestor", "neg_ancestors", "tag_h1", "title_overlap",
-    "rel_position",
-    *(f"x_{name}" for name in FEATURE_NAMES),
-    "pos_outside_comments", "comment_with_content_elsewhere",
-)
-"""Column names of :func:`context_features`, in order."""
+def context_feature_names(first_pass: Sequence[str] = FEATURE_NAMES) -> tuple[str, ...]:
+    """Column names of :func:`context_features` for first-pass rows with columns
+    ``first_pass`` (:data:`~pagesieve.features.FEATURE_NAMES`, or those plus the box features
+    of :mod:`pagesieve.layout` for the box-aware model): every first-pass column is copied."""
+    return (
+        "d", "d_prev1", "d_prev2", "d_next1", "d_next2", "d_window_mean",
+        "d_minus_max", "d_page_mean",
+        "parent_pos_share", "grand_pos_share", "great_pos_share",
+        "parent_purity", "grand_purity", "great_purity",
+        "before_first_strong", "after_last_strong", "dist_strong",
+        "in_best_container", "best_container_purity",
+        "log_chars", "r5", "comment_ancestor", "neg_ancestors", "tag_h1", "title_overlap",
+        "rel_position",
+        *(f"x_{name}" for name in first_pass),
+        "pos_outside_comments", "comment_with_content_elsewhere",
+    )
+
+
+CONTEXT_FEATURE_NAMES: tuple[str, ...] = context_feature_names()
+"""Column names of :func:`context_features` for the box-free model, in order."""
 
 STRONG = 0.5
 """First-pass decision from which a block counts as surely content (for the region features)."""
@@ -58,10 +65,10 @@ def context_features(tree: tuple[np.ndarray, np.ndarray, np.ndarray], candidates
             ``(n, N_FEATURES)``; decision: the first-pass SVM decision values, shape ``(n,)``.
 
     Returns:
-        ``float64`` array ``(n, len(CONTEXT_FEATURE_NAMES))``.
+        ``float64`` array ``(n, len(context_feature_names(columns of features)))``.
     """
     n = len(candidates)
-    out = np.zeros((n, len(CONTEXT_FEATURE_NAMES)))
+    out = np.zeros((n, len(CONTEXT_FEATURE_NAMES) - len(FEATURE_NAMES) + features.shape[1]))
     if n == 0:
         return out
     d = np.asarray(decision, dtype=np.float64)

@@ -17,7 +17,8 @@ from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
 from pagesieve.blocks import Block, holds_content, segment, subtree_ends
-from pagesieve.classifier import BlockClassifier, default_model
+from pagesieve.classifier import BlockClassifier, model_for
+from pagesieve.layout import BOX_FEATURE_NAMES, box_features
 from pagesieve.context import tree_arrays
 from pagesieve.features import FEATURE_NAMES, block_features
 from pagesieve.page.html import parse_html
@@ -36,6 +37,9 @@ class Analysis:
         metadata: read from the raw page before pre-processing.
         blocks: every block, document order. candidates: indices of the classified blocks.
         features: ``(len(candidates), N_FEATURES)`` array.
+        box_features: ``(len(candidates), len(BOX_FEATURE_NAMES))`` array
+            (:func:`pagesieve.layout.box_features`) for a page with a rendered layout, else
+            ``None``.
     """
 
     page: Page
@@ -43,6 +47,7 @@ class Analysis:
     blocks: list[Block]
     candidates: list[int]
     features: np.ndarray
+    box_features: np.ndarray | None = None
 
 
 def analyse(page: Page) -> Analysis:
@@ -52,7 +57,19 @@ def analyse(page: Page) -> Analysis:
     blocks = segment(page.root)
     title = metadata.title or page.title
     candidates, features = block_features(blocks, title)
-    return Analysis(page, metadata, blocks, candidates, features)
+    boxes = box_features(page, blocks, candidates) if page.boxes else None
+    return Analysis(page, metadata, blocks, candidates, features, boxes)
+
+
+def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
+    """The feature rows ``model`` reads: the first-pass features, plus the box features for a
+    box-aware model (zeros where the page has no layout)."""
+    if not model.uses_boxes:
+        return analysis.features
+    boxes = analysis.box_features
+    if boxes is None:
+        boxes = np.zeros((len(analysis.candidates), len(BOX_FEATURE_NAMES)))
+    return np.hstack([analysis.features, boxes])
 
 
 def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
@@ -60,7 +77,7 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
     keep = [False] * len(analysis.blocks)
     if analysis.candidates:
         tree = tree_arrays(analysis.blocks)
-        is_content, _score = model.classify(tree, analysis.candidates, analysis.features)
+        is_content, _score = model.classify(tree, analysis.candidates, model_rows(analysis, model))
         for i, flag in zip(analysis.candidates, is_content):
             keep[i] = bool(flag)
         headline = headline_block(analysis, keep)
@@ -170,7 +187,7 @@ def judge_page(
     The part of :func:`extract_page` that "hide noise" needs: no article is rendered. Arguments
     and errors as :func:`extract_page`.
     """
-    model = model or default_model()
+    model = model or model_for(page)
     analysis = analyse(page)
     keep = classify(analysis, model)
     if templates is not None:
@@ -195,7 +212,8 @@ def extract_page(
     """The article of a page (from HTML or a snapshot). Changes ``page.root`` in place.
 
     Args:
-        page: the page; model: the block classifier (default: the shipped model).
+        page: the page; model: the block classifier (default: the shipped model that suits the
+            page: box-aware for a rendered layout, :func:`pagesieve.classifier.model_for`).
         templates: what the template store learned of the page's site
             (:meth:`~pagesieve.templates.store.TemplateStore.templates_for`), or ``None``;
             its evidence removes the site's boilerplate after classification

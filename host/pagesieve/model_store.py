@@ -28,9 +28,10 @@ from pathlib import Path
 import numpy as np
 
 from pagesieve.classifier import BlockClassifier, ForestArrays, SvmArrays
-from pagesieve.context import CONTEXT_FEATURE_NAMES
+from pagesieve.context import context_feature_names
 from pagesieve.errors import ModelError
 from pagesieve.features import FEATURE_NAMES
+from pagesieve.layout import BOX_FEATURE_NAMES
 
 MODEL_FORMAT = 2
 """Version of the skops archive layout (estimator + ``meta`` dict)."""
@@ -40,6 +41,14 @@ COMPILED_FORMAT = 1
 
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "blocks.skops"
 """The default model, shipped inside the package (``models/`` at the repo root)."""
+
+BOX_MODEL = SHIPPED_MODEL.with_name("blocks-boxes.skops")
+"""The box-aware model (:mod:`pagesieve.layout` features added), for pages with a rendered
+layout (browser snapshots); trained on rendered dataset pages (``pagesieve train --snapshots``).
+Pages without layout always use :data:`SHIPPED_MODEL`."""
+
+FEATURE_SETS = (FEATURE_NAMES, FEATURE_NAMES + BOX_FEATURE_NAMES)
+"""The first-pass columns a model may be trained on: box-free, or box-aware."""
 
 _TRUSTED_PREFIXES = ("sklearn.", "numpy.", "scipy.", "builtins.")
 
@@ -216,8 +225,9 @@ def _write_compiled(handle, model: BlockClassifier, source_sha256: str) -> None:
 
 
 def _check_features(meta: dict, has_context: bool, path: Path) -> None:
-    if tuple(meta.get("features", ())) != FEATURE_NAMES or (
-        has_context and tuple(meta.get("context_features", ())) != CONTEXT_FEATURE_NAMES
+    features = tuple(meta.get("features", ()))
+    if features not in FEATURE_SETS or (
+        has_context and tuple(meta.get("context_features", ())) != context_feature_names(features)
     ):
         raise ModelError(f"model file {path} was trained on other features; retrain with `pagesieve train`")
 
@@ -320,3 +330,15 @@ def load_model(path: Path | str | None = None) -> BlockClassifier:
 def shipped_model() -> BlockClassifier:
     """The shipped model, loaded once per process."""
     return load_model(SHIPPED_MODEL)
+
+
+@lru_cache(maxsize=1)
+def shipped_box_model() -> BlockClassifier | None:
+    """The shipped box-aware model (:data:`BOX_MODEL`), loaded once per process, or ``None``
+    when there is none or it cannot be used (then pages with layout use the box-free model)."""
+    if not BOX_MODEL.is_file() and not compiled_path(BOX_MODEL).is_file():
+        return None
+    try:
+        return load_model(BOX_MODEL if BOX_MODEL.is_file() else compiled_path(BOX_MODEL))
+    except ModelError:
+        return None

@@ -40,6 +40,7 @@ from typing import Any
 from pagesieve.errors import DatasetError, PagesieveError
 from pagesieve.evaluation.datasets import default_datasets_dir, load_dataset, read_page
 from pagesieve.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
+from pagesieve.table import format_table as text_table
 
 WARMUP_PAGES = 5
 
@@ -163,13 +164,7 @@ def format_table(rows: Sequence[BenchRow]) -> str:
     for r in rows:
         table.append((r.name, str(r.pages), f(percentile(r.ms, 50)), f(percentile(r.ms, 95)),
                       f"{r.peak_rss_mb:.1f}", str(r.failures)))
-    widths = [max(len(t[i]) for t in table) for i in range(len(table[0]))]
-    lines = []
-    for n, t in enumerate(table):
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(t, widths))))
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return text_table(table)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -29,6 +29,7 @@ from lxml import etree
 
 from pagesieve.evaluation.datasets import default_datasets_dir, load_dataset
 from pagesieve.evaluation.runner import _positive_int, percentile
+from pagesieve.table import format_table
 
 
 def _sizes(value: str) -> list[int]:
@@ -124,9 +125,5 @@ def main(args: argparse.Namespace) -> int:
                              f"{statistics.median(total):.1f}", f"{percentile(total, 95):.1f}"))
     finally:
         httpd.shutdown()
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for k, row in enumerate(rows):
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
+    print(format_table(rows))
     return 0

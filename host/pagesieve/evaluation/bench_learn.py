@@ -30,6 +30,7 @@ from pagesieve.evaluation.runner import _positive_int, _resolve_dataset_dir, per
 from pagesieve.page.html import parse_html
 from pagesieve.templates.learn import summarise
 from pagesieve.templates.store import TemplateStore
+from pagesieve.table import format_table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,9 +79,5 @@ def main(args: argparse.Namespace) -> int:
                      str(info.bytes), str(file_bytes)))
     rows.append(("all", str(len(all_learn)), "", "", f"{statistics.median(all_learn):.2f}",
                  f"{percentile(all_learn, 95):.2f}", "", "", ""))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    for n, row in enumerate(rows):
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
+    print(format_table(rows))
     return 0

@@ -153,10 +153,15 @@ class Host:
             self._store = _or_protocol_error(ErrorCode.STORE, TemplateStore, self._store_path)
         return self._store
 
-    def model(self):
-        """The block classifier (loaded once; MODEL error if it cannot be)."""
+    def model(self, page=None):
+        """The block classifier for ``page`` (loaded once; MODEL error if it cannot be): the
+        model file given to the host, else the shipped model that suits the page (box-aware
+        for a snapshot with layout, :func:`pagesieve.classifier.model_for`)."""
+        from pagesieve.classifier import model_for
         from pagesieve.model_store import load_model
 
+        if self._model_path is None and page is not None:
+            return _or_protocol_error(ErrorCode.MODEL, model_for, page)
         if self._model is None:
             self._model = _or_protocol_error(ErrorCode.MODEL, load_model, self._model_path)
         return self._model
@@ -245,10 +250,10 @@ class Host:
             except TemplateStoreError as exc:
                 raise ProtocolError(ErrorCode.STORE, str(exc)) from None
         if mode == "reader":
-            article = extract_page(page, model=self.model(), templates=templates)
+            article = extract_page(page, model=self.model(page), templates=templates)
             content_ids, noise_ids = article.content_ids, article.noise_ids
         else:  # hiding needs the verdict only, not the rendered article
-            analysis, keep = judge_page(page, model=self.model(), templates=templates)
+            analysis, keep = judge_page(page, model=self.model(page), templates=templates)
             content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
         reply = {
             "type": "cleaned", "mode": mode, "hide": noise_ids, "content": content_ids,

@@ -35,7 +35,8 @@ class Box:
 class NodeStyle:
     """What the browser computed for an element and HTML alone cannot tell.
 
-    ``visible`` is ``Element.checkVisibility()``; ``font_size`` is in CSS px; ``font_weight``
+    ``visible`` is False when the element is not rendered (``v`` of docs/snapshot.md: no layout
+    box and not ``display: contents``); ``font_size`` is in CSS px; ``font_weight``
     is the numeric CSS weight (400 normal, 700 bold). ``None`` where the snapshot omits it.
     """
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from pagesieve.errors import InputError
+from pagesieve.table import format_table
 
 
 def _store(args: argparse.Namespace):
@@ -87,11 +88,7 @@ def sites_main(args: argparse.Namespace) -> int:
         (s.site, str(s.pages), str(s.entries), str(s.batch_leaves), str(s.references), str(s.bytes),
          time.strftime("%Y-%m-%d %H:%M", time.localtime(s.last_used))) for s in sites
     ]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    for n, row in enumerate(rows):
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
+    print(format_table(rows))
     print(f"{len(sites)} site(s), {sum(s.bytes for s in sites)} bytes in {path}")
     return 0
 

@@ -41,8 +41,9 @@ import numpy as np
 
 from pagesieve.errors import DatasetError
 from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
-from pagesieve.context import CONTEXT_FEATURE_NAMES, tree_arrays
+from pagesieve.context import context_feature_names, tree_arrays
 from pagesieve.features import FEATURE_NAMES
+from pagesieve.layout import BOX_FEATURE_NAMES
 from pagesieve.training.labels import IGNORE, l3s_reference, label_blocks, truth_reference
 
 TRAIN_DATASETS = ("l3s_gn1", "dragnet", "cleaneval", "wcxb_dev", "daniel")
@@ -99,18 +100,41 @@ class PageData:
     truth: str
 
 
-def page_rows(dataset: Dataset, page_id: str):
+class NotRendered(Exception):
+    """A page has no rendered snapshot (``pagesieve render``) where one was asked for."""
+
+
+def page_rows(dataset: Dataset, page_id: str, snapshots: Path | None = None):
     """Analysis and labels of the candidate blocks of one page.
+
+    Args:
+        snapshots: a folder of rendered datasets (``<snapshots>/<dataset name>/``, written by
+            ``pagesieve render``): the page is read from its snapshot, and its feature rows get
+            the box features of :mod:`pagesieve.layout` (the box-aware model's rows).
 
     Returns:
         ``(analysis, y, truth)`` with ``y`` in {1, 0, IGNORE} per candidate block.
+
+    Raises:
+        NotRendered: ``snapshots`` is given and the page has no snapshot there.
     """
-    from pagesieve.extract import analyse
+    from pagesieve.extract import analyse, model_rows
     from pagesieve.page.html import parse_html
 
     record = dataset.record(page_id)
-    page = parse_html(read_page(dataset, page_id), url=record.url)
+    if snapshots is None:
+        page = parse_html(read_page(dataset, page_id), url=record.url)
+    else:
+        from pagesieve.evaluation.render import load_rendered
+        from pagesieve.page.snapshot import parse_snapshot
+
+        snapshot = load_rendered(snapshots / dataset.name, page_id)
+        if snapshot is None:
+            raise NotRendered(f"{dataset.name}/{page_id} has no snapshot under {snapshots}")
+        page = parse_snapshot(snapshot)
     analysis = analyse(page)
+    if snapshots is not None:
+        analysis.features = model_rows(analysis, _BOX_AWARE)
     truth = read_truth(dataset, page_id)
     if dataset.name == "l3s_gn1":
         ref_tokens, ref_content = l3s_reference(dataset.path / "labels" / f"{page_id}.json")
@@ -120,8 +144,19 @@ def page_rows(dataset: Dataset, page_id: str):
     return analysis, y, truth
 
 
-def collect(datasets_dir: Path, split: dict, side: str = "train", limit: int | None = None):
-    """Every page on ``side`` of the split, analysed and labelled.
+class _BoxAware:
+    """Stands for a box-aware model where :func:`pagesieve.extract.model_rows` asks."""
+
+    uses_boxes = True
+
+
+_BOX_AWARE = _BoxAware()
+
+
+def collect(datasets_dir: Path, split: dict, side: str = "train", limit: int | None = None,
+            snapshots: Path | None = None):
+    """Every page on ``side`` of the split, analysed and labelled (from its rendered snapshot
+    with box features when ``snapshots`` is given; pages not rendered are counted and left out).
 
     Returns:
         ``(pages, sources)``: a list of :class:`PageData` and per-dataset counts.
@@ -132,13 +167,19 @@ def collect(datasets_dir: Path, split: dict, side: str = "train", limit: int | N
         ids = split["datasets"].get(name, {}).get(side, [])
         if not ids:
             continue
+        if snapshots is not None and not (snapshots / name).is_dir():
+            print(f"  {name}: not rendered under {snapshots}; left out", file=sys.stderr)
+            continue
         dataset = load_dataset(datasets_dir / name)
         if limit:
             ids = ids[:limit]
-        counts = {"pages": 0, "content": 0, "noise": 0, "ignored": 0, "failed": 0}
+        counts = {"pages": 0, "content": 0, "noise": 0, "ignored": 0, "failed": 0, "not_rendered": 0}
         for page_id in ids:
             try:
-                analysis, y, truth = page_rows(dataset, page_id)
+                analysis, y, truth = page_rows(dataset, page_id, snapshots)
+            except NotRendered:
+                counts["not_rendered"] += 1
+                continue
             except Exception as exc:  # a broken page must not stop training; it is counted
                 counts["failed"] += 1
                 print(f"  {name}/{page_id}: skipped ({exc})", file=sys.stderr)
@@ -386,6 +427,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--no-context", action="store_true", help="stage 1 (the SVM) only")
+    parser.add_argument("--snapshots", type=Path, default=None, help="train the box-aware model (blocks-boxes.skops) on the "
+                        "pages rendered by `pagesieve render` into SNAPSHOTS/<dataset>/")
     parser.add_argument("--peers", default=None, help="comma-separated peers (trafilatura,readability) whose F1 on the "
                         "training pages sets the stage-2 cut (needs pip install -e '.[peers]')")
 
@@ -408,7 +451,7 @@ def main(args: argparse.Namespace) -> int:
     else:
         split = json.loads(split_path.read_text(encoding="utf-8"))
     t0 = time.perf_counter()
-    pages, sources = collect(datasets_dir, split, "train", args.limit)
+    pages, sources = collect(datasets_dir, split, "train", args.limit, args.snapshots)
     x, y, groups, _owner = stack_rows(pages)
     t_collect = time.perf_counter() - t0
     rows = balanced_sample(y, args.max_samples, args.seed)
@@ -427,9 +470,11 @@ def main(args: argparse.Namespace) -> int:
         context, context_threshold, context_info = fit_two_stage(
             pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1)
     t_fit = time.perf_counter() - t1
+    features = FEATURE_NAMES + (BOX_FEATURE_NAMES if args.snapshots else ())
     meta = {
-        "features": list(FEATURE_NAMES),
-        "context_features": list(CONTEXT_FEATURE_NAMES),
+        "features": list(features),
+        "context_features": list(context_feature_names(features)),
+        "rendered": args.snapshots is not None,
         "datasets": sources,
         "rows_labelled": int(len(y)),
         "rows_content": int((y == 1).sum()),
@@ -442,8 +487,8 @@ def main(args: argparse.Namespace) -> int:
         "seconds": {"collect": round(t_collect, 1), "fit": round(t_fit, 1)},
         "versions": library_versions(),
     }
-    model_path = out / "blocks.skops"
+    model_path = out / ("blocks-boxes.skops" if args.snapshots else "blocks.skops")
     save_model(FittedModel(estimator=best, meta=meta, context=context, context_threshold=context_threshold), model_path)
-    (out / "training.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (out / ("training-boxes.json" if args.snapshots else "training.json")).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {model_path}: CV F1 {cv_info['best_f1']} with {cv_info['best']}, {meta['support_vectors']} support vectors")
     return 0

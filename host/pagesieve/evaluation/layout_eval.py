@@ -1,0 +1,122 @@
+"""``pagesieve eval-layout``: what the rendered layout adds, on rendered dataset pages.
+
+::
+
+    pagesieve eval-layout SNAPSHOTS_DIR [DATASET ...] [--limit N] [--box-model PATH] [--model PATH]
+
+For each dataset (default: every dataset that has a folder under ``SNAPSHOTS_DIR``, written by
+``pagesieve render``), on its held-out pages (``models/split.json``) that were rendered, macro
+token F1 against the truth of (issue "What the browser sees", table 2):
+
+* ``zones``: VL_PS alone (seed 003): the candidate blocks in the CENTER zone
+  (:func:`pagesieve.layout.zone_verdict`);
+* ``svm``: stage 1 of the box-free model alone (the SVM of seed 000, no context stage);
+* ``box-free``: the box-free two-stage model (the shipped default) on the same snapshot;
+* ``box-aware``: the box-aware model (first-pass features plus :mod:`pagesieve.layout`'s box
+  features, both stages), when one exists;
+* ``html``: for reference, the box-free model on the page's HTML (what ``pagesieve eval``
+  measures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import Counter
+from pathlib import Path
+
+from pagesieve.evaluation.metric import prf_counts, tokens
+from pagesieve.table import format_table
+
+COLUMNS = ("zones", "svm", "box-free", "box-aware", "html")
+
+
+def _f1(text: str, truth: Counter) -> float:
+    return prf_counts(Counter(tokens(text)), truth)[2]
+
+
+def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, box_aware, limit: int | None = None) -> dict:
+    """Per-column macro F1 (and page count) for one dataset; see the module docstring.
+
+    Args:
+        snapshots: the folder holding ``<dataset name>/`` of rendered pages.
+        dataset_dir: the dataset folder. split: from :func:`pagesieve.evaluation.runner.load_split`.
+        box_free, box_aware: :class:`~pagesieve.classifier.BlockClassifier` (``box_aware``
+            may be ``None``).
+
+    Returns:
+        ``{"pages": n, "not_rendered": m, column: macro F1 ...}``.
+    """
+    from pagesieve.article.render import blocks_text
+    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve.evaluation.render import load_rendered
+    from pagesieve.evaluation.runner import select_ids
+    from pagesieve.extract import analyse, classify, extract, extract_page
+    from pagesieve.layout import zone_verdict
+    from pagesieve.page.snapshot import parse_snapshot
+
+    dataset = load_dataset(dataset_dir)
+    ids = select_ids(dataset, split)
+    scores: dict[str, list[float]] = {c: [] for c in COLUMNS}
+    missing = 0
+    for page_id in ids[:limit] if limit else ids:
+        snapshot = load_rendered(snapshots / dataset.name, page_id)
+        if snapshot is None:
+            missing += 1
+            continue
+        truth = Counter(tokens(read_truth(dataset, page_id)))
+        if not truth:
+            continue
+        analysis = analyse(parse_snapshot(snapshot))
+        zone_keep = [False] * len(analysis.blocks)
+        for index, flag in zip(analysis.candidates, zone_verdict(analysis.page, analysis.blocks, analysis.candidates)):
+            zone_keep[index] = flag
+        scores["zones"].append(_f1(blocks_text(analysis.blocks, zone_keep), truth))
+        svm_keep = [False] * len(analysis.blocks)
+        if analysis.candidates:
+            for index, flag in zip(analysis.candidates, box_free.predict(analysis.features)):
+                svm_keep[index] = bool(flag)
+        scores["svm"].append(_f1(blocks_text(analysis.blocks, svm_keep), truth))
+        keep = classify(analysis, box_free)
+        scores["box-free"].append(_f1(blocks_text(analysis.blocks, keep), truth))
+        if box_aware is not None:
+            scores["box-aware"].append(_f1(extract_page(parse_snapshot(snapshot), box_aware).text, truth))
+        record = dataset.record(page_id)
+        scores["html"].append(_f1(extract(read_page(dataset, page_id), url=record.url, model=box_free).text, truth))
+    out = {"pages": len(scores["html"]), "not_rendered": missing}
+    for column, values in scores.items():
+        out[column] = round(statistics.fmean(values), 4) if values else None
+    return out
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``eval-layout`` options."""
+    from pagesieve.evaluation.runner import _positive_int
+
+    parser.add_argument("snapshots", type=Path, help="the folder pagesieve render wrote <dataset>/ folders into")
+    parser.add_argument("datasets", nargs="*", help="dataset names (default: every rendered one)")
+    parser.add_argument("--limit", type=_positive_int, default=None, help="only the first N held-out pages per dataset")
+    parser.add_argument("--model", type=Path, default=None, help="the box-free model (default: the shipped one)")
+    parser.add_argument("--box-model", type=Path, default=None, help="the box-aware model (default: the shipped one, if any)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Print the table (one row per dataset)."""
+    from pagesieve.evaluation.datasets import default_datasets_dir
+    from pagesieve.evaluation.runner import default_split_file, load_split
+    from pagesieve.model_store import load_model, shipped_box_model
+
+    base = default_datasets_dir()
+    if base is None:
+        raise FileNotFoundError("../shared/datasets not found")
+    names = args.datasets or sorted(p.name for p in args.snapshots.iterdir() if p.is_dir() and (base / p.name).is_dir())
+    split = load_split(default_split_file())
+    box_free = load_model(args.model)
+    box_aware = load_model(args.box_model) if args.box_model else shipped_box_model()
+    header = ("dataset", "pages", *COLUMNS)
+    rows = [header]
+    for name in names:
+        result = evaluate_layout(args.snapshots, base / name, split, box_free, box_aware, args.limit)
+        rows.append((name, str(result["pages"]), *("-" if result[c] is None else f"{result[c]:.3f}" for c in COLUMNS)))
+    print(format_table(rows))
+    return 0
