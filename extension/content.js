@@ -229,7 +229,7 @@
     const t2 = performance.now();
     return {
       ok: true, hidden: wanted === "hide" ? hidden.length : reply.hide.length, words: visibleWords(),
-      site: reply.site, sitePages: reply.site_pages,
+      site: reply.site, sitePages: reply.site_pages, model: reply.model,
       timing: {
         snapshotMs: t1 - t0, totalMs: t2 - t0, elements: elements.size, host: reply.host_ms,
         bytes: measure ? new TextEncoder().encode(JSON.stringify(snapshot)).length : undefined,

@@ -230,7 +230,7 @@ class Host:
     def clean(self, message: dict) -> dict:
         """``clean`` ``{"snapshot", "mode": "hide"|"reader", "templates"?}`` ->
         ``{"type": "cleaned", "mode", "hide": [node ids], "content": [node ids], "site",
-        "site_pages", "article"?}``; ``article`` (metadata, html, text) in reader mode only."""
+        "site_pages", "model" ("box-aware" or "box-free"), "article"?}``; ``article`` (metadata, html, text) in reader mode only."""
         from pagesieve.errors import TemplateStoreError
         from pagesieve.extract import extract_page, judge_page, verdict_ids
         from pagesieve.templates.urls import site_of
@@ -249,15 +249,17 @@ class Host:
                 templates = self.store().templates_for(site, page.url)
             except TemplateStoreError as exc:
                 raise ProtocolError(ErrorCode.STORE, str(exc)) from None
+        model = self.model(page)
         if mode == "reader":
-            article = extract_page(page, model=self.model(page), templates=templates)
+            article = extract_page(page, model=model, templates=templates)
             content_ids, noise_ids = article.content_ids, article.noise_ids
         else:  # hiding needs the verdict only, not the rendered article
-            analysis, keep = judge_page(page, model=self.model(page), templates=templates)
+            analysis, keep = judge_page(page, model=model, templates=templates)
             content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
         reply = {
             "type": "cleaned", "mode": mode, "hide": noise_ids, "content": content_ids,
             "site": site, "site_pages": templates.pages if templates is not None else 0,
+            "model": "box-aware" if model.uses_boxes else "box-free",
             "warnings": list(page.warnings),
             "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }
