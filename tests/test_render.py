@@ -40,10 +40,15 @@ def test_render_a_dataset_into_snapshots_with_boxes_cached(tmp_path):
     from pagesieve.extract import extract_page
     from pagesieve.page.snapshot import parse_snapshot
 
-    dataset = _dataset(tmp_path / "ds", {"a": PAGE.encode("windows-1252"), "b": PAGE.replace("Boxes", "Second").encode("windows-1252")})
+    refresh = PAGE.replace("<title>", '<meta http-equiv="refresh" content="0; url=https://elsewhere.example/"><title>')
+    dataset = _dataset(tmp_path / "ds", {
+        "a": PAGE.encode("windows-1252"), "b": PAGE.replace("Boxes", "Second").encode("windows-1252"),
+        "refresh": refresh.encode("windows-1252"),  # a page that navigates away stays where it is
+    })
     out = tmp_path / "out"
     report = render_dataset(dataset, out, workers=2)
-    assert (report.rendered, report.cached, report.errors) == (2, 0, 0)
+    assert (report.rendered, report.cached, report.errors) == (3, 0, 0)
+    assert load_rendered(out, "refresh")["title"] == "Boxes"
     snap = load_rendered(out, "a")
     assert snap["url"] == "https://example.org/a" and snap["render"]["viewport"] == list(VIEWPORT)
     assert snap["viewport"] == {"width": VIEWPORT[0], "height": VIEWPORT[1]}
@@ -58,7 +63,7 @@ def test_render_a_dataset_into_snapshots_with_boxes_cached(tmp_path):
     # a cache: nothing is rendered again, unless forced
     before = snapshot_path(out, "a").stat().st_mtime_ns
     again = render_dataset(dataset, out)
-    assert (again.rendered, again.cached) == (0, 2) and snapshot_path(out, "a").stat().st_mtime_ns == before
+    assert (again.rendered, again.cached) == (0, 3) and snapshot_path(out, "a").stat().st_mtime_ns == before
     assert render_dataset(dataset, out, force=True, limit=1).rendered == 1
 
 

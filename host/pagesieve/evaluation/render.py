@@ -145,6 +145,10 @@ async def _render_pages(jobs: list[tuple[str, str | None, str]], out: Path, dige
                 async def route(r):
                     if r.request.url == current.get("url"):
                         await r.fulfill(body=current["html"], content_type="text/html; charset=utf-8")
+                    elif r.request.is_navigation_request() and r.request.frame == page.main_frame:
+                        # <meta http-equiv="refresh"> or a link target: answered "204 No Content",
+                        # which leaves the page where it is (HTML Living Standard §7.4.2.3.3)
+                        await r.fulfill(status=204, body="")
                     else:
                         await r.abort()
 
