@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pagesieve import extract_cli
     from pagesieve.templates import cli as templates_cli
     from pagesieve.library import cli as library_cli
+    from pagesieve.library import window as library_window
 
     parser = argparse.ArgumentParser(
         prog="pagesieve",
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("forget", "erase what is learned of a site, or of all sites", templates_cli.add_forget_arguments, templates_cli.forget_main),
         ("save", "save the clean article of a page as Markdown and HTML files", library_cli.add_save_arguments, library_cli.save_main),
         ("saved", "list or search the saved articles", library_cli.add_saved_arguments, library_cli.saved_main),
+        ("library", "open the library window: saved articles, search, reading, learned sites", library_window.add_arguments, library_window.main),
     )
     for name, help_text, add_arguments, run in commands:
         p = sub.add_parser(name, help=help_text)

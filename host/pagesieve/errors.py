@@ -12,7 +12,8 @@ code  meaning
 4     input could not be read (missing file, permission denied)
 5     model error: the model file is missing or not a valid model
 6     dataset error: a dataset folder does not follow the layout
-7     a peer extractor of ``eval --compare`` is not installed
+7     a peer extractor of ``eval --compare`` is not installed, or the library
+      window cannot open (no pywebview and Qt, or no display)
 8     the template store cannot be opened or written
 9     the article library cannot be opened or written
 ====  ==========================================================

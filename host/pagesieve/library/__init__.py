@@ -9,6 +9,9 @@ it holds nothing the Markdown files do not, so it can always be rebuilt from the
 :class:`~pagesieve.library.catalog.Library` ties the two together (save, list, search, tags,
 delete to the trash and undo); :mod:`pagesieve.library.save` is the one-call API and
 :mod:`pagesieve.library.cli` the ``pagesieve save`` and ``pagesieve saved`` commands.
+:mod:`pagesieve.library.window` is the library window (``pagesieve library``): its JavaScript API
+(:mod:`pagesieve.library.api`), the reading view (:mod:`pagesieve.library.reader`) and export
+(:mod:`pagesieve.library.export`); only the window itself needs pywebview and Qt.
 
 The host never fetches anything: images are inlined only from bytes the caller hands over.
 """
