@@ -148,6 +148,27 @@ def test_save_the_reader_article_with_its_images(host, snapshot):
     assert host.close() == 0
 
 
+def test_library_request_starts_the_window_as_its_own_process(host):
+    import os
+    import signal
+    import time
+
+    reply = host.request({"v": 1, "id": "lib", "type": "library"})
+    assert reply["ok"] and reply["type"] == "library", reply
+    pid = reply["pid"]
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert b"pagesieve" in cmdline and b"library" in cmdline and str(host.library).encode() in cmdline
+        assert os.getsid(pid) != os.getsid(host.proc.pid)  # its own session: it outlives the host
+        assert host.request({"v": 1, "id": 2, "type": "ping"})["ok"]  # the host goes on serving
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # no display here: the window process has already said so and ended
+        time.sleep(0.1)
+
+
 def test_oversized_request_is_dropped_and_refused(host):
     body = b" " * (MAX_REQUEST_BYTES + 1)
     host.send_raw(body)

@@ -136,6 +136,7 @@ class Host:
             "save": self.save, "library": self.library, "label": self.not_available,
         }
         self.library_dir = library_dir  # the article library folder (None: the user's default)
+        self._windows: list = []  # library window processes started (reaped when they end)
 
     def close(self) -> None:
         """Close the template store."""
@@ -372,6 +373,7 @@ class Host:
         import subprocess
         import sys
 
+        self._windows = [w for w in self._windows if w.poll() is None]  # reap closed windows
         command = [sys.executable, "-m", "pagesieve", "library"]
         if self.library_dir is not None:
             command += ["--dir", str(self.library_dir)]
@@ -384,6 +386,7 @@ class Host:
             )
         except OSError as exc:
             raise ProtocolError(ErrorCode.LIBRARY, f"cannot start the library window: {exc}") from None
+        self._windows.append(process)
         return {"type": "library", "pid": process.pid}
 
     def not_available(self, message: dict) -> dict:
