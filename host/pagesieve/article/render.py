@@ -130,7 +130,9 @@ def _image_source(img: etree._Element) -> str | None:
 
 
 def finish_html(body: etree._Element, url: str | None) -> str:
-    """Sanitised HTML of the pruned ``body``: containers to paragraphs, URLs resolved, nh3."""
+    """Sanitised HTML of the pruned ``body``: layout tables unwrapped
+    (:func:`unwrap_layout_tables`), containers to paragraphs, URLs resolved, nh3."""
+    unwrap_layout_tables(body)
     for element in list(body.iter(*CONTAINER_TAGS)):
         if element is body:
             continue
