@@ -123,7 +123,7 @@ api.commands.onCommand.addListener(async (command, tab) => {
 // the popup's "Open library": a window of its own, started by the host
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!message || message.type !== "pagesieve.library") return false;
-  request("library", {}).then(
+  api.storage.local.get("libraryFolder").then(({ libraryFolder = "" }) => request("library", libraryFolder ? { folder: libraryFolder } : {})).then(
     (reply) => sendResponse(reply.ok ? { ok: true } : { ok: false, error: reply.error.message }),
     (error) => sendResponse({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message), install: INSTALL_COMMAND }),
   );

@@ -199,7 +199,8 @@
       article = answer.reply.article;
     }
     const images = await articleImages(article);
-    const answer = await ask("save", { article, images, tags: tags || [] });
+    const { libraryFolder = "" } = await api.storage.local.get("libraryFolder");
+    const answer = await ask("save", { article, images, tags: tags || [], ...(libraryFolder ? { folder: libraryFolder } : {}) });
     if (!answer || !answer.ok) return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
     const reply = answer.reply;
     if (!reply.ok) return { ok: false, error: reply.error.message, code: reply.error.code };

@@ -72,3 +72,14 @@ async function renderLearned() {
 
 $("forgetAll").addEventListener("click", async () => { await host("forget", { all: true }); renderLearned(); });
 renderLearned();
+
+// the folder the host saves articles into (sent with every save; the host checks it)
+(async () => {
+  const { libraryFolder = "" } = await api.storage.local.get("libraryFolder");
+  $("libraryFolder").value = libraryFolder;
+  $("saveFolder").addEventListener("click", async () => {
+    const folder = $("libraryFolder").value.trim();
+    await api.storage.local.set({ libraryFolder: folder });
+    $("folderStatus").textContent = folder ? "Saved articles go there from now on." : "Saved articles go to the default folder.";
+  });
+})();

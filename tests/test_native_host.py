@@ -140,10 +140,15 @@ def test_save_the_reader_article_with_its_images(host, snapshot):
         ({"article": article, "images": {"https://x/y.png": {"type": "image/png", "data": "not base64!"}}}, 8),
         ({"article": article, "tags": "bread"}, 8),
         ({"article": dict(article, html="", text=" ", url="https://hillkitchen.example/empty/")}, 13),
+        ({"article": article, "folder": "relative/folder"}, 8),
     ):
         reply = host.request({"v": 1, "id": "bad", "type": "save", **message})
         assert reply["ok"] is False and reply["error"]["code"] == code, (message.keys(), reply)
     assert len([p for p in host.library.iterdir() if not p.name.startswith(".")]) == 2
+    # the folder chosen on the options page
+    chosen = host.library.parent / "chosen folder"
+    elsewhere = host.request({"v": 1, "id": "f", "type": "save", "article": article, "folder": str(chosen)})
+    assert elsewhere["ok"] and Path(elsewhere["markdown"]).parent == chosen and elsewhere["updated"] is False
     assert host.request({"v": 1, "id": 1, "type": "ping"})["ok"]
     assert host.close() == 0
 

@@ -50,22 +50,27 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
     from pagesieve.evaluation.datasets import load_dataset, read_truth
     from pagesieve.evaluation.runner import load_split, select_ids
 
+    from pagesieve.model_store import BOX_MODEL
+
     split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")  # held-out pages only
-    scores = []
+    scores, models = [], set()
     for name in ("dragnet", "big9", "l3s_gn1", "cleaneval"):
         dataset = load_dataset(datasets_dir_optional / name)
         for page_id in select_ids(dataset, split)[:5]:
             page = open_page(chromium_context, f"{server}/ds/{name}/{page_id}/")
             result = run_mode(page, "hide")
             assert result["ok"], (name, page_id, result)
+            models.add(result["model"])
             text = page.evaluate("document.body.innerText")
             truth = Counter(tokens(read_truth(dataset, page_id)))
             scores.append(prf_counts(Counter(tokens(text)), truth)[2])
             page.close()
     assert len(scores) == 20
     mean = sum(scores) / len(scores)
-    print(f"visible text after hide, token F1 over 20 held-out pages: {mean:.3f}")
+    print(f"visible text after hide, token F1 over 20 held-out pages: {mean:.3f} ({', '.join(sorted(models))} model)")
     assert mean >= 0.9, scores
+    # the live page has boxes: the host judged it with the box-aware model, where one is shipped
+    assert models == ({"box-aware"} if BOX_MODEL.is_file() else {"box-free"})
 
 
 def test_host_killed_mid_request_then_the_next_request_works(chromium_context, run_mode, server):

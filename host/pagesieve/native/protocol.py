@@ -298,7 +298,7 @@ class Host:
         return {"type": "forgotten", "sites": count}
 
     def save(self, message: dict) -> dict:
-        """``save`` ``{"article", "images"?, "tags"?}`` -> ``{"type": "saved", "entry", "title",
+        """``save`` ``{"article", "images"?, "tags"?, "folder"?}`` -> ``{"type": "saved", "entry", "title",
         "markdown", "html" (file paths), "updated", "images_inlined", "images_linked"}``.
 
         ``article`` is the reader view's article as ``clean`` returned it (``title``, ``html``,
@@ -351,8 +351,9 @@ class Host:
             except (binascii.Error, ValueError):
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"image {image_url[:80]!r}: \"data\" is not base64") from None
         article = Article(metadata=Metadata(title=data["title"], **optional), url=url, html=f"<div>{sanitise(data['html'])}</div>", text=data["text"])
+        folder = self._folder(message)
         try:
-            saved = save_article(article, self.library_dir, tags, images)
+            saved = save_article(article, folder, tags, images)
         except InputError as exc:
             raise ProtocolError(ErrorCode.NOTHING_TO_SAVE, str(exc)) from None
         except LibraryError as exc:
@@ -375,8 +376,9 @@ class Host:
 
         self._windows = [w for w in self._windows if w.poll() is None]  # reap closed windows
         command = [sys.executable, "-m", "pagesieve", "library"]
-        if self.library_dir is not None:
-            command += ["--dir", str(self.library_dir)]
+        folder = self._folder(message)
+        if folder is not None:
+            command += ["--dir", str(folder)]
         try:
             # Its own session, no stdin/stdout: the window must never write into the frame stream
             # and must outlive the host when the browser closes the port.
@@ -388,6 +390,22 @@ class Host:
             raise ProtocolError(ErrorCode.LIBRARY, f"cannot start the library window: {exc}") from None
         self._windows.append(process)
         return {"type": "library", "pid": process.pid}
+
+    def _folder(self, message: dict):
+        """The library folder of a ``save``/``library`` request: its ``folder`` (the one the
+        user chose on the options page; an absolute path, ``~`` allowed), else the host's.
+
+        Raises:
+            ProtocolError: BAD_REQUEST when ``folder`` is not an absolute path.
+        """
+        from pathlib import Path
+
+        folder = message.get("folder")
+        if folder is None:
+            return self.library_dir
+        if not isinstance(folder, str) or not Path(folder).expanduser().is_absolute():
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"folder\" must be an absolute path")
+        return Path(folder).expanduser()
 
     def not_available(self, message: dict) -> dict:
         """``label``: a reserved name, refused with NOT_AVAILABLE by this version."""
