@@ -191,8 +191,10 @@ class BlockClassifier:
         return len(self.meta.get("features", ())) > N_FEATURES
 
     def decision(self, x: np.ndarray) -> np.ndarray:
-        """Stage 1 decision for each row of ``x`` (``(n, N_FEATURES)`` -> ``(n,)``); > 0 is content."""
-        return self.svm.decision(x)
+        """Stage 1 decision for each row of ``x`` (``(n, N_FEATURES)`` or wider -> ``(n,)``);
+        > 0 is content. The SVM reads the leading columns it was trained on (the first-pass
+        features): a box-aware model's box columns go to its context stage only."""
+        return self.svm.decision(x[:, : len(self.svm.mean)])
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Stage 1 alone: boolean array, True where a row of ``x`` is main content."""

@@ -42,7 +42,7 @@ import numpy as np
 from pagesieve.errors import DatasetError
 from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
 from pagesieve.context import context_feature_names, tree_arrays
-from pagesieve.features import FEATURE_NAMES
+from pagesieve.features import FEATURE_NAMES, N_FEATURES
 from pagesieve.layout import BOX_FEATURE_NAMES
 from pagesieve.training.labels import IGNORE, l3s_reference, label_blocks, truth_reference
 
@@ -266,7 +266,8 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         other = [pd for pd, k in zip(pages, folds) if k != f]
         x, y, _g, _o = stack_rows(other)
         rows = balanced_sample(y, max_samples, seed)
-        half = BlockClassifier(svm=compile_svm(svm_pipeline(c, gamma).fit(x[rows], y[rows])), meta={})
+        # the SVM reads the first-pass features only (box columns, if any, go to stage 2)
+        half = BlockClassifier(svm=compile_svm(svm_pipeline(c, gamma).fit(x[rows][:, :N_FEATURES], y[rows])), meta={})
         for k, pd in enumerate(pages):
             if folds[k] == f:
                 a = pd.analysis
@@ -416,6 +417,16 @@ def library_versions() -> dict:
     }
 
 
+def _svm_params(value: str) -> tuple[float, float]:
+    try:
+        c, gamma = (float(v) for v in value.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected C,GAMMA (two numbers), got {value!r}") from None
+    if c <= 0 or gamma <= 0:
+        raise argparse.ArgumentTypeError("C and gamma must be positive")
+    return c, gamma
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``train`` options."""
     parser.add_argument("--datasets", type=Path, default=None, help="datasets folder (default: ../shared/datasets)")
@@ -427,6 +438,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--no-context", action="store_true", help="stage 1 (the SVM) only")
+    parser.add_argument("--svm", type=_svm_params, default=None, metavar="C,GAMMA",
+                        help="fix the SVM's C and gamma instead of searching them (e.g. the box-free model's, "
+                        "so that a box-aware model differs from it in its second stage only)")
     parser.add_argument("--snapshots", type=Path, default=None, help="train the box-aware model (blocks-boxes.skops) on the "
                         "pages rendered by `pagesieve render` into SNAPSHOTS/<dataset>/")
     parser.add_argument("--peers", default=None, help="comma-separated peers (trafilatura,readability) whose F1 on the "
@@ -455,10 +469,15 @@ def main(args: argparse.Namespace) -> int:
     x, y, groups, _owner = stack_rows(pages)
     t_collect = time.perf_counter() - t0
     rows = balanced_sample(y, args.max_samples, args.seed)
-    x_s, y_s, g_s = x[rows], y[rows], groups[rows]
+    x_s, y_s, g_s = x[rows][:, :N_FEATURES], y[rows], groups[rows]  # the SVM: first-pass features only
     cv_rows = balanced_sample(y_s, args.cv_samples, args.seed + 1)
     t1 = time.perf_counter()
-    best, cv_info = fit(x_s[cv_rows], y_s[cv_rows], g_s[cv_rows], folds=args.folds, seed=args.seed)
+    if getattr(args, "svm", None):
+        best = svm_pipeline(*args.svm)
+        cv_info = {"folds": 0, "grouped_by": "site", "scoring": "none: C and gamma given (--svm)",
+                   "best": {"C": args.svm[0], "gamma": args.svm[1]}, "best_f1": None, "grid": []}
+    else:
+        best, cv_info = fit(x_s[cv_rows], y_s[cv_rows], g_s[cv_rows], folds=args.folds, seed=args.seed)
     # Refit the chosen C/gamma on the whole balanced sample.
     best.fit(x_s, y_s)
     context_info = None
@@ -475,6 +494,7 @@ def main(args: argparse.Namespace) -> int:
         "features": list(features),
         "context_features": list(context_feature_names(features)),
         "rendered": args.snapshots is not None,
+        "svm_features": list(FEATURE_NAMES),
         "datasets": sources,
         "rows_labelled": int(len(y)),
         "rows_content": int((y == 1).sum()),
