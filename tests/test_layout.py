@@ -95,6 +95,7 @@ def test_model_rows_add_box_columns_only_for_a_box_aware_model():
         uses_boxes = False
 
     assert model_rows(analysis, BoxFree()) is analysis.features
+    assert analysis.box_features is None  # not computed until a box-aware model asks
     rows = model_rows(analysis, BoxAware())
     assert rows.shape == (len(analysis.candidates), len(FEATURE_NAMES) + len(BOX_FEATURE_NAMES))
     assert np.array_equal(rows[:, len(FEATURE_NAMES):], analysis.box_features)
