@@ -231,7 +231,12 @@ def render_dataset(dataset_dir: str | os.PathLike[str], out: str | os.PathLike[s
         jobs.append((row.id, row.url, html))
     started = time.perf_counter()
     if jobs:
-        asyncio.run(_render_pages(jobs, out, digest, workers, timeout_s, report, progress))
+        # In a thread of its own: the caller may be inside an event loop already (Playwright's
+        # sync API, a notebook), where asyncio.run refuses to start another.
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, _render_pages(jobs, out, digest, workers, timeout_s, report, progress)).result()
     report.seconds = time.perf_counter() - started
     return report
 
