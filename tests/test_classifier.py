@@ -224,3 +224,17 @@ def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_pat
     assert model.meta["datasets"]["dragnet"]["pages"] == 6
     page = parse_snapshot(load_rendered(tmp_path / "rendered" / "dragnet", ids[0]))
     assert page.boxes and extract_page(page, model).text
+    # eval-layout's table on these pages (scored as if held out): each column a real score,
+    # box-free on the snapshot as extract_page gives it
+    from pagesieve.evaluation.layout_eval import COLUMNS, evaluate_layout
+    from pagesieve.evaluation.datasets import load_dataset, read_truth
+    from pagesieve.evaluation.metric import prf
+
+    box_free = load_model()
+    table = evaluate_layout(tmp_path / "rendered", small, {"dragnet": {"train": [], "test": ids}}, box_free, model)
+    assert table["pages"] == 6 and table["not_rendered"] == 0
+    assert table["lines"] is None and all(0 < table[c] <= 1 for c in COLUMNS if c != "lines")
+    dataset = load_dataset(small)
+    expected = [prf(extract_page(parse_snapshot(load_rendered(tmp_path / "rendered" / "dragnet", i)), box_free).text,
+                    read_truth(dataset, i))[2] for i in ids]
+    assert table["box-free"] == pytest.approx(sum(expected) / len(expected), abs=1e-4)

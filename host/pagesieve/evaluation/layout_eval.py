@@ -56,7 +56,7 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
     from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
     from pagesieve.evaluation.render import load_rendered
     from pagesieve.evaluation.runner import select_ids
-    from pagesieve.extract import analyse, classify, extract, extract_page
+    from pagesieve.extract import analyse, classify, extract
     from pagesieve.layout import zone_verdict
     from pagesieve.page.snapshot import parse_snapshot
 
@@ -89,8 +89,8 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
         scores["svm"].append(_f1(blocks_text(analysis.blocks, svm_keep), truth))
         keep = classify(analysis, box_free)
         scores["box-free"].append(_f1(blocks_text(analysis.blocks, keep), truth))
-        if box_aware is not None:
-            scores["box-aware"].append(_f1(extract_page(parse_snapshot(snapshot), box_aware).text, truth))
+        if box_aware is not None:  # the same analysis: its box features are added when asked
+            scores["box-aware"].append(_f1(blocks_text(analysis.blocks, classify(analysis, box_aware)), truth))
         record = dataset.record(page_id)
         scores["html"].append(_f1(extract(read_page(dataset, page_id), url=record.url, model=box_free).text, truth))
     out = {"pages": len(scores["html"]), "not_rendered": missing}
