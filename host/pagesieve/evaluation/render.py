@@ -124,7 +124,9 @@ async def _render_pages(jobs: list[tuple[str, str | None, str]], out: Path, dige
     """Render ``jobs`` (``(id, dataset URL, decoded HTML)``) with ``workers`` pages in parallel."""
     from playwright.async_api import async_playwright
 
-    script = SNAPSHOT_JS.read_text(encoding="utf-8") + "\n;pagesieveSnapshot(document)"
+    # The snapshot comes back as JSON text: one string crosses the DevTools pipe much faster than
+    # the object itself, which Playwright would serialise value by value.
+    script = SNAPSHOT_JS.read_text(encoding="utf-8") + "\n;JSON.stringify(pagesieveSnapshot(document))"
     queue: asyncio.Queue = asyncio.Queue()
     for job in jobs:
         queue.put_nowait(job)
@@ -163,7 +165,7 @@ async def _render_pages(jobs: list[tuple[str, str | None, str]], out: Path, dige
                     current["html"] = html
                     try:
                         await page.goto(current["url"], wait_until="load", timeout=timeout_s * 1000)
-                        snapshot = await asyncio.wait_for(page.evaluate(script), timeout_s)
+                        snapshot = json.loads(await asyncio.wait_for(page.evaluate(script), timeout_s))
                     except Exception as exc:  # noqa: BLE001 - a broken page is an error entry, never a crash
                         message = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
                         _write_atomic(error_path(out, page_id), json.dumps({"id": page_id, "error": message, "script": digest}).encode())
