@@ -34,7 +34,8 @@ async function save() {
   $("status").textContent = "Saving…";
   let answer;
   try {
-    answer = await api.tabs.sendMessage(tab.id, { type: "pagesieve.save" });
+    const tags = $("tags").value.split(",").map((t) => t.trim()).filter(Boolean);
+    answer = await api.tabs.sendMessage(tab.id, { type: "pagesieve.save", tags });
   } catch (e) {
     answer = { ok: false, error: "this page cannot be saved (reload it, or it is a browser page)" };
   }
