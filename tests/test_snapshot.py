@@ -716,3 +716,41 @@ def test_synthetic_5000_node_snapshot_parses() -> None:
     assert etree.tostring(from_dict.root) == etree.tostring(from_bytes.root)
     elements = sum(1 for node in snap["nodes"] if "t" in node)
     assert len(from_dict.element_by_id()) == elements
+
+
+def test_hidden_elements_are_listed_and_preprocessing_drops_the_same_as_a_full_scan():
+    """``Page.hidden`` lists the ``v: false`` elements, in document order; pre-processing that
+    uses the list leaves the same tree as testing every element's style."""
+    from pagesieve.page.preprocess import preprocess
+
+    nodes = [
+        {"i": 0, "p": None, "t": "html"},
+        {"i": 1, "p": 0, "t": "body"},
+        {"i": 2, "p": 1, "t": "div", "v": False},
+        {"p": 2, "x": "menu never shown"},
+        {"i": 3, "p": 1, "t": "p"},
+        {"p": 3, "x": "kept text "},
+        {"i": 4, "p": 3, "t": "span", "v": False, "fs": 12},
+        {"p": 4, "x": "hidden span"},
+        {"p": 3, "x": " tail stays"},
+        {"i": 5, "p": 1, "t": "div", "a": {"hidden": ""}},
+        {"p": 5, "x": "hidden by attribute"},
+        {"i": 6, "p": 1, "t": "div", "a": {"style": "display: none"}, "v": False},
+        {"p": 6, "x": "hidden both ways"},
+        {"i": 7, "p": 1, "t": "p"},
+        {"p": 7, "x": "last paragraph"},
+    ]
+    snapshot = {"version": 1, "nodes": nodes}
+    page = parse_snapshot(snapshot)
+    assert [el.get(NODE_ID_ATTR) for el in page.hidden] == ["2", "4", "6"]
+    scanned = parse_snapshot(snapshot)
+    scanned.hidden = None  # the per-element style test
+    preprocess(page)
+    preprocess(scanned)
+    assert etree.tostring(page.root) == etree.tostring(scanned.root)
+    text = " ".join(page.root.itertext())
+    assert "kept text" in text and "tail stays" in text and "last paragraph" in text
+    assert "never shown" not in text and "hidden span" not in text and "hidden by" not in text and "both ways" not in text
+    from pagesieve.page.html import parse_html
+
+    assert parse_html(b"<p>x</p>").hidden is None  # HTML pages have no such list

@@ -55,6 +55,9 @@ class Page:
         source: ``"html"`` or ``"snapshot"``: where the tree came from.
         boxes: node id -> :class:`Box` for snapshots; ``None`` for HTML pages.
         styles: node id -> :class:`NodeStyle` for snapshots; ``None`` for HTML pages.
+        hidden: for snapshots, the elements whose style says not rendered (``visible`` False),
+            in document order, so that pre-processing need not test every element; ``None``
+            for HTML pages.
         viewport: ``(width, height)`` of the browser viewport in CSS px, snapshots only.
         document_size: ``(width, height)`` of the whole document in CSS px, snapshots only.
         title: the document title as the browser reports it (``document.title``), or ``""``.
@@ -67,6 +70,7 @@ class Page:
     source: str = "html"
     boxes: dict[int, Box] | None = None
     styles: dict[int, NodeStyle] | None = None
+    hidden: list | None = None
     viewport: tuple[float, float] | None = None
     document_size: tuple[float, float] | None = None
     title: str = ""

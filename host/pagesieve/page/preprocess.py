@@ -101,7 +101,16 @@ def preprocess(page: Page) -> Page:
             doomed.append(element)
     doomed.extend(root.iter(*REMOVED_TAGS))
     to_unwrap.extend(root.iter(*UNWRAPPED_TAGS))
-    if styles is not None:
+    if page.hidden is not None:
+        # a snapshot lists its unrendered elements; the attribute tests run as for HTML
+        listed = [element for element in page.hidden if element.tag not in _NOT_HIDDEN_TESTED]
+        doomed.extend(listed)
+        listed = set(listed)
+        doomed.extend(
+            element for element in _MAY_BE_HIDDEN(root)
+            if element.tag not in _NOT_HIDDEN_TESTED and element not in listed and is_hidden(element)
+        )
+    elif styles is not None:
         doomed.extend(
             element for element in root.iter(etree.Element)
             if element.tag not in _NOT_HIDDEN_TESTED and is_hidden(element, styles)

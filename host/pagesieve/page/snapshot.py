@@ -454,6 +454,7 @@ def parse_snapshot(data: dict | str | bytes) -> Page:
     style_cache: dict[tuple, NodeStyle] = {}
     boxes: dict[int, Box] = {}
     styles: dict[int, NodeStyle] = {}
+    hidden: list[Any] = []  # elements with v: false
     element_stack: list[Any] = []  # the elements of ``stack``
     last_child: dict[int, Any] = {}  # id of an element -> its last element child in the tree
     flattened = 0
@@ -576,6 +577,8 @@ def parse_snapshot(data: dict | str | bytes) -> Page:
                         style = style_cls(visible, font_size, None if font_weight is None else int(round(font_weight)))
                         style_cache[key] = style
                     styles[nid] = style
+                    if visible is False:
+                        hidden.append(element)
                 seen.add(nid)
                 stack.append(nid)
                 element_stack.append(element)
@@ -630,6 +633,7 @@ def parse_snapshot(data: dict | str | bytes) -> Page:
         source="snapshot",
         boxes=boxes,
         styles=styles,
+        hidden=hidden,
         viewport=viewport,
         document_size=document,
     )
