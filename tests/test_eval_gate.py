@@ -53,3 +53,32 @@ def test_f1_floor(datasets_dir, extractor, name):
     assert result.failures == 0, f"{name}: {result.failures} page(s) failed: {result.first_error}"
     f1 = result.macro[2]
     assert f1 >= FLOORS[name], f"{name}: macro F1 {f1:.3f} fell below the floor {FLOORS[name]:.3f}"
+
+
+# ``pagesieve eval NAME --min-site-pages 5 --corrections 3`` (no history): macro F1 on the sites'
+# pages the simulated user did not correct, when pinned, less MARGIN; and the median per-site F1.
+CORRECTION_FLOORS = {
+    "daniel": 0.945,  # measured 0.965 (0.941 with --corrections 0 on the same pages)
+    "dragnet": 0.926,  # measured 0.946 (0.926 with --corrections 0)
+}
+SITE_MEDIAN_FLOOR = 0.97  # the issue's bar: median per-site F1 >= 0.97 with 3 corrections per site
+
+
+@pytest.mark.parametrize("name", sorted(CORRECTION_FLOORS))
+def test_corrections_floor(datasets_dir, name):
+    import argparse
+
+    from pagesieve.evaluation.runner import _evaluate_corrections, select_ids, site_f1_median
+
+    folder = datasets_dir / name
+    if not folder.is_dir():
+        pytest.skip(f"dataset {name} not found under {datasets_dir}")
+    ds = load_dataset(folder)
+    split = json.loads(SPLIT.read_text(encoding="utf-8"))["datasets"]
+    ids = select_ids(ds, split, min_site_pages=5)
+    args = argparse.Namespace(corrections=3, correction_pages=None, templates=None, history=None, history_where=None)
+    result, _scored = _evaluate_corrections(ds, ids, args, None)
+    assert result.failures == 0, result.first_error
+    assert result.f1 >= CORRECTION_FLOORS[name], f"{name}: F1 {result.f1:.3f} with corrections fell below {CORRECTION_FLOORS[name]}"
+    median, _sites = site_f1_median(result)
+    assert median >= SITE_MEDIAN_FLOOR, f"{name}: median per-site F1 {median:.3f} < {SITE_MEDIAN_FLOOR}"

@@ -17,12 +17,13 @@ from pagesieve.errors import PagesieveError
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    from pagesieve.evaluation import bench, bench_browser, bench_learn, layout_eval, render, runner
+    from pagesieve.evaluation import bench, bench_browser, bench_learn, bench_retrain, layout_eval, render, runner
     from pagesieve.training import train
     from pagesieve import extract_cli
     from pagesieve.templates import cli as templates_cli
     from pagesieve.library import cli as library_cli
     from pagesieve.library import window as library_window
+    from pagesieve.corrections import cli as corrections_cli
 
     parser = argparse.ArgumentParser(
         prog="pagesieve",
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
         ("bench-learn", "time learning site templates and measure the store", bench_learn.add_arguments, bench_learn.main),
         ("bench-browser", "snapshot size and click-to-hidden time in Chromium", bench_browser.add_arguments, bench_browser.main),
+        ("bench-retrain", "time retraining the personal model with N labelled blocks while the host answers", bench_retrain.add_arguments, bench_retrain.main),
         ("render", "render dataset pages in headless Chromium into DOM snapshots", render.add_arguments, render.main),
         ("eval-layout", "F1 of zones, SVM, box-free and box-aware models on rendered pages", layout_eval.add_arguments, layout_eval.main),
         ("train", "train the block classifier from ../shared/datasets", train.add_arguments, train.main),
@@ -45,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("forget", "erase what is learned of a site, or of all sites", templates_cli.add_forget_arguments, templates_cli.forget_main),
         ("save", "save the clean article of a page as Markdown and HTML files", library_cli.add_save_arguments, library_cli.save_main),
         ("saved", "list or search the saved articles", library_cli.add_saved_arguments, library_cli.saved_main),
+        ("labels", "list, export, import or delete your corrections (personal labels)", corrections_cli.add_labels_arguments, corrections_cli.labels_main),
+        ("reset", "delete the personal model (--personal)", corrections_cli.add_reset_arguments, corrections_cli.reset_main),
         ("library", "open the library window: saved articles, search, reading, learned sites", library_window.add_arguments, library_window.main),
     )
     for name, help_text, add_arguments, run in commands:

@@ -16,6 +16,7 @@ code  meaning
       window cannot open (no pywebview and Qt, or no display)
 8     the template store cannot be opened or written
 9     the article library cannot be opened or written
+10    the personal labels cannot be read or written, or a labels file is malformed
 ====  ==========================================================
 """
 
@@ -68,3 +69,10 @@ class LibraryError(PagesieveError):
     newer pagesieve. Nothing half-written is left behind when this is raised by a save."""
 
     exit_code = 9
+
+
+class LabelStoreError(PagesieveError):
+    """The store of personal labels (right-click corrections) cannot be opened or written, or
+    was written by a newer pagesieve; or a labels file to import is malformed."""
+
+    exit_code = 10

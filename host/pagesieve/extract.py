@@ -26,6 +26,8 @@ from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
+from pagesieve.corrections.rules import apply_rules
+from pagesieve.corrections.store import SiteRules
 
 
 @dataclass(slots=True)
@@ -178,6 +180,7 @@ def judge_page(
     model: BlockClassifier | None = None,
     templates: SiteTemplates | None = None,
     evidence_kinds: Iterable[str] = DEFAULT_KINDS,
+    corrections: SiteRules | None = None,
 ) -> tuple[Analysis, list[bool]]:
     """Analyse and classify ``page``: its :class:`Analysis` and, per block (document order),
     True if the block is main content. Changes ``page.root`` in place.
@@ -190,6 +193,8 @@ def judge_page(
     keep = classify(analysis, model)
     if templates is not None:
         apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates), evidence_kinds)
+    if corrections:
+        apply_rules(analysis.page, analysis.blocks, keep, corrections)
     return analysis, keep
 
 
@@ -206,6 +211,7 @@ def extract_page(
     model: BlockClassifier | None = None,
     templates: SiteTemplates | None = None,
     evidence_kinds: Iterable[str] = DEFAULT_KINDS,
+    corrections: SiteRules | None = None,
 ) -> Article:
     """The article of a page (from HTML or a snapshot). Changes ``page.root`` in place.
 
@@ -216,6 +222,9 @@ def extract_page(
             (:meth:`~pagesieve.templates.store.TemplateStore.templates_for`), or ``None``;
             its evidence removes the site's boilerplate after classification
             (:func:`~pagesieve.templates.evidence.apply_evidence`, with ``evidence_kinds``).
+        corrections: the user's corrections of the page's site
+            (:meth:`~pagesieve.corrections.store.LabelStore.rules_for`), applied last
+            (:func:`~pagesieve.corrections.rules.apply_rules`): they override the classifier.
 
     Returns:
         :class:`Article` with metadata, sanitised HTML, text, and the node ids of content and
@@ -224,7 +233,7 @@ def extract_page(
     Raises:
         ModelError: the model cannot be loaded.
     """
-    analysis, keep = judge_page(page, model, templates, evidence_kinds)
+    analysis, keep = judge_page(page, model, templates, evidence_kinds, corrections)
     blocks = analysis.blocks
     content_ids, noise_ids = verdict_ids(blocks, keep)
     text = blocks_text(blocks, keep)

@@ -16,6 +16,26 @@ ErrorFactory = Callable[[str], PagesieveError]
 """Makes the caller's error from a detail message (e.g. ``lambda m: LibraryError(f"{path}: {m}")``)."""
 
 
+def open_database(path, *, timeout: float, synchronous: str = "NORMAL") -> sqlite3.Connection:
+    """Open (creating it and its folder) an SQLite file the way pagesieve's stores use it:
+    explicit transactions (``isolation_level=None``), WAL journal so readers never block the
+    writer, ``synchronous`` as given (``FULL``: a commit is on disk when it returns), foreign
+    keys on, and ``secure_delete`` so erased rows are overwritten rather than left in free pages.
+
+    Raises:
+        sqlite3.Error, OSError: the file or its folder cannot be opened or created.
+    """
+    from pathlib import Path
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA synchronous={synchronous}")
+    db.execute("PRAGMA foreign_keys=ON")
+    db.execute("PRAGMA secure_delete=ON")
+    return db
+
+
 @contextmanager
 def write_transaction(db: sqlite3.Connection, error: ErrorFactory) -> Iterator[sqlite3.Connection]:
     """One write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception.

@@ -73,6 +73,7 @@ class HistoryExtractor:
         self._key: str | None = None
         self.learned: list[str] = []
         self._bodies: dict[str, object] = {}
+        self.corrections = None  # the SiteRules applied to the next pages (``--corrections``)
 
     def close(self) -> None:
         """Close and delete the temporary store."""
@@ -120,9 +121,8 @@ class HistoryExtractor:
         self._key = key
         self._url = record.url
 
-    def __call__(self, html: str, url: str | None) -> str:
-        from pagesieve.extract import extract_page
-
+    def templates(self, url: str | None):
+        """What the store holds for the prepared page's site (``None`` without history)."""
         templates = self.store.templates_for(self._key, url) if self._key else None
         if templates is not None and "sst" in self.kinds:
             from pagesieve.templates.sst import SiteStyleTree
@@ -131,4 +131,17 @@ class HistoryExtractor:
             for other in self.learned:
                 templates.sst.add(self._bodies[other])
             templates.sst.compute()
-        return extract_page(parse_html(html, url=url), templates=templates, evidence_kinds=self.kinds).text
+        return templates
+
+    def judge(self, html: str, url: str | None):
+        """``(analysis, keep)`` of :func:`pagesieve.extract.judge_page` for the prepared page,
+        with its templates and without corrections (the simulated user of ``--corrections``)."""
+        from pagesieve.extract import judge_page
+
+        return judge_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds)
+
+    def __call__(self, html: str, url: str | None) -> str:
+        from pagesieve.extract import extract_page
+
+        return extract_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds,
+                            corrections=self.corrections).text

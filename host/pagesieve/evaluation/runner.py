@@ -114,11 +114,13 @@ class EvalResult:
     Attributes:
         dataset: dataset name; extractor: the extractor's label (``"pagesieve"``, a peer name).
         rows: one :class:`PageResult` per evaluated page, in evaluation order.
+        corrections: corrections the simulated user made before the run (``--corrections``).
     """
 
     dataset: str
     extractor: str
     rows: list[PageResult] = field(default_factory=list)
+    corrections: int = 0
 
     @property
     def pages(self) -> int:
@@ -384,6 +386,16 @@ def _history(value: str) -> int | str:
     return "all" if k is None else k
 
 
+def _history_count(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value!r}")
+    return n
+
+
 def _field_value(value: str) -> tuple[str, str]:
     key, sep, wanted = value.partition("=")
     if not sep or not key:
@@ -450,6 +462,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     for flag, metavar, kind, help_text in selection:
         parser.add_argument(flag, metavar=metavar, type=kind, help=help_text)
+    parser.add_argument(
+        "--corrections", metavar="N", type=_history_count, default=None,
+        help="a simulated user makes up to N corrections per site on its first pages (not scored); "
+        "F1 on the site's other pages (see pagesieve.evaluation.oracle)",
+    )
+    parser.add_argument(
+        "--correction-pages", metavar="C", type=_positive_int, default=None,
+        help="with --corrections: pages per site the simulated user corrects (default 3)",
+    )
     parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
         help="template evidence used with --history: comma-separated of library, diff, sst (default: library); 'none' for none",
@@ -536,6 +557,47 @@ def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pre
         history.close()
 
 
+def _evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace, pred_dir: Path | None) -> tuple[EvalResult, list[str]]:
+    """:func:`evaluate` after a simulated user corrected each site's first pages
+    (:mod:`pagesieve.evaluation.oracle`); returns the result and the scored ids."""
+    from pagesieve.evaluation.history import HistoryExtractor
+    from pagesieve.evaluation.oracle import CORRECTION_PAGES, Oracle, plan
+    from pagesieve.templates.evidence import DEFAULT_KINDS
+
+    kinds = DEFAULT_KINDS if args.templates is None else args.templates
+    history_arg = getattr(args, "history", None)
+    history = HistoryExtractor(ds, 0 if history_arg is None else (None if history_arg == "all" else history_arg), kinds,
+                               getattr(args, "history_where", None))
+    try:
+        pages, scored = plan(ds, ids, args.correction_pages or CORRECTION_PAGES)
+        oracle = Oracle(ds, args.corrections, history.prepare, history.judge)
+        rules = {site: oracle.correct_site(site, page_ids) for site, page_ids in pages.items()}
+
+        def before(page_id: str) -> None:
+            history.prepare(page_id)
+            history.corrections = rules.get(ds.record(page_id).site)
+
+        label = "pagesieve" + (f"+{history_arg}" if history_arg is not None else "") + f"+c{args.corrections}"
+        result = evaluate(ds, history, scored, name=label, predictions_dir=pred_dir, before_page=before)
+        result.corrections = sum(len(r.labels) for r in rules.values())
+        return result, scored
+    finally:
+        history.close()
+
+
+def site_f1_median(result: EvalResult) -> tuple[float, int]:
+    """``(median over sites of the site's macro F1, number of sites)`` of a result's scored
+    pages with a site (``(nan, 0)`` when none)."""
+    per_site: dict[str, list[float]] = {}
+    for row in result.rows:
+        if row.scored and row.site is not None:
+            per_site.setdefault(row.site, []).append(row.f1)
+    if not per_site:
+        return math.nan, 0
+    means = sorted(sum(v) / len(v) for v in per_site.values())
+    return percentile(means, 50), len(means)
+
+
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
 
@@ -584,16 +646,21 @@ def main(args: argparse.Namespace) -> int:
         elif split is not None:
             notes.append(f"{ds.name}: not in the split file, all pages count")
         pred_dir = None if args.predictions is None else args.predictions / ds.name
-        if getattr(args, "history", None) is not None:
+        if getattr(args, "corrections", None) is not None:
+            own, ids = _evaluate_corrections(ds, ids, args, pred_dir)
+            notes.append(f"{ds.name}: {own.corrections} correction(s) made; {len(ids)} page(s) scored")
+        elif getattr(args, "history", None) is not None:
             own = _evaluate_history(ds, ids, args, pred_dir)
         else:
             own = evaluate(ds, extractor, ids, name="pagesieve", predictions_dir=pred_dir)
         results.append(own)
         entry: dict[str, Any] = {"name": ds.name, **own.summary(), "peers": {}}
+        median, sites = site_f1_median(own)
+        entry["site_f1_median"], entry["sites"] = _num(median, 6), sites
         for peer_name, peer in peers:
             res = evaluate(ds, peer, ids, name=peer_name)
             results.append(res)
-            entry["peers"][peer_name] = res.summary()
+            entry["peers"][peer_name] = {**res.summary(), "site_f1_median": _num(site_f1_median(res)[0], 6)}
         report.append(entry)
 
     for note in notes:
@@ -607,6 +674,10 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print(format_table(results))
+        if getattr(args, "corrections", None) is not None or args.min_site_pages is not None:
+            for res in results:
+                median, sites = site_f1_median(res)
+                print(f"{res.dataset} / {res.extractor}: median per-site F1 {_fmt(median, 3)} over {sites} site(s)")
         for res in results:
             if res.unscored and res.extractor == "pagesieve":
                 print(f"{res.dataset}: {res.unscored} page(s) with an empty truth not scored")

@@ -45,7 +45,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 
 from pagesieve.errors import TemplateStoreError
-from pagesieve.sqlite_schema import migrate, write_transaction
+from pagesieve.sqlite_schema import migrate, open_database, write_transaction
 from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.library import LeafEntry, TemplateLibrary
 from pagesieve.templates.learn import PageSummary
@@ -191,12 +191,7 @@ class TemplateStore:
         self.path = Path(path) if path is not None else default_store_path()
         self._libraries: dict[str, tuple[int, TemplateLibrary]] = {}
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.execute("PRAGMA secure_delete=ON")  # erased text is overwritten, not left in free pages
+            self._db = open_database(self.path, timeout=BUSY_TIMEOUT_S)  # erased text is overwritten (secure_delete)
             self._migrate()
         except sqlite3.Error as exc:
             raise TemplateStoreError(f"template store {self.path}: {exc}") from exc

@@ -61,6 +61,28 @@ def _align(page_tokens: list[str], ref_tokens: list[str], ref_content: list[bool
     return matched
 
 
+def content_shares(blocks: Sequence[Block], indices: Sequence[int], ref_tokens: list[str], ref_content: list[bool]) -> tuple[np.ndarray, np.ndarray]:
+    """Per block of ``indices``: its token count and the share of its tokens aligned with
+    content of the reference (0 for a block without tokens); both ``(len(indices),)``.
+
+    Args:
+        blocks: all blocks of the page; indices: the blocks to measure, in document order.
+        ref_tokens: the reference token sequence; ref_content: per reference token, whether it
+            is main content.
+    """
+    per_block = [TOKEN_RE.findall(blocks[i].text.lower()) for i in indices]
+    flat = [t for toks in per_block for t in toks]
+    matched = _align(flat, ref_tokens, ref_content)
+    counts = np.array([len(t) for t in per_block], dtype=np.int64)
+    shares = np.zeros(len(indices))
+    pos = 0
+    for row, n in enumerate(counts):
+        if n:
+            shares[row] = matched[pos:pos + n].mean()
+            pos += n
+    return counts, shares
+
+
 def label_blocks(blocks: Sequence[Block], indices: Sequence[int], ref_tokens: list[str], ref_content: list[bool]) -> np.ndarray:
     """Labels (1 content, 0 noise, :data:`IGNORE`) for the candidate blocks ``indices``.
 
@@ -72,21 +94,10 @@ def label_blocks(blocks: Sequence[Block], indices: Sequence[int], ref_tokens: li
     Returns:
         ``int8`` array of shape ``(len(indices),)``.
     """
-    per_block = [TOKEN_RE.findall(blocks[i].text.lower()) for i in indices]
-    flat = [t for toks in per_block for t in toks]
-    matched = _align(flat, ref_tokens, ref_content)
+    counts, shares = content_shares(blocks, indices, ref_tokens, ref_content)
     out = np.full(len(indices), IGNORE, dtype=np.int8)
-    pos = 0
-    for row, toks in enumerate(per_block):
-        n = len(toks)
-        if n == 0:
-            continue
-        share = matched[pos:pos + n].mean()
-        pos += n
-        if share >= CONTENT_SHARE:
-            out[row] = 1
-        elif share <= NOISE_SHARE:
-            out[row] = 0
+    out[(counts > 0) & (shares >= CONTENT_SHARE)] = 1
+    out[(counts > 0) & (shares <= NOISE_SHARE)] = 0
     return out
 
 

@@ -430,6 +430,11 @@ def _svm_params(value: str) -> tuple[float, float]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``train`` options."""
     parser.add_argument("--datasets", type=Path, default=None, help="datasets folder (default: ../shared/datasets)")
+    parser.add_argument("--personal", action="store_true",
+                        help="train the personal model: the shipped model refitted with your labels (right-click corrections)")
+    parser.add_argument("--labels", type=Path, default=None, help="with --personal: the label store (default: the user's)")
+    parser.add_argument("--model-file", type=Path, default=None,
+                        help="with --personal: where to write the personal model (default: the user's data folder)")
     parser.add_argument("--out", type=Path, default=MODELS_DIR, help="where to write blocks.skops, training.json, split.json")
     parser.add_argument("--new-split", action="store_true", help="recompute models/split.json instead of reading it")
     parser.add_argument("--max-samples", type=int, default=20000, help="rows in the balanced SVM training sample (default 20000)")
@@ -450,6 +455,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve train``; prints progress to stderr and a summary to stdout."""
     from pagesieve.model_store import FittedModel, save_model
+
+    if getattr(args, "personal", False):
+        from pagesieve.corrections.cli import train_personal_main
+
+        return train_personal_main(args)
 
     datasets_dir = args.datasets or default_datasets_dir()
     if datasets_dir is None or not Path(datasets_dir).is_dir():

@@ -1,0 +1,104 @@
+"""``pagesieve labels list|export|import|delete``, ``pagesieve train --personal`` and
+``pagesieve reset --personal``: the user's corrections from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from pagesieve.corrections.store import LabelStore, read_jsonl
+from pagesieve.errors import LabelStoreError, ReadError
+
+
+def add_labels_arguments(parser: argparse.ArgumentParser) -> None:
+    """``labels ACTION [...]``."""
+    parser.add_argument("action", choices=("list", "export", "import", "delete"),
+                        help="list: the active labels; export: JSON lines to stdout or --file; "
+                        "import: JSON lines from a file or stdin; delete: --site SITE, --id N or --all")
+    parser.add_argument("file", nargs="?", type=Path, help="import: the JSON-lines file (default stdin); export: where to write (default stdout)")
+    parser.add_argument("--site", help="only this site (list, export, delete)")
+    parser.add_argument("--id", type=int, help="delete: this label")
+    parser.add_argument("--all", action="store_true", help="delete: every label; list: replaced labels too")
+    parser.add_argument("--json", action="store_true", help="list: JSON lines instead of the table")
+    parser.add_argument("--store", type=Path, default=None, help="the label store file (default: the user's)")
+
+
+def labels_main(args: argparse.Namespace) -> int:
+    """Run ``pagesieve labels``.
+
+    Raises:
+        LabelStoreError: the store cannot be read or written, or an import line is malformed.
+        ReadError: the import file cannot be read.
+    """
+    with LabelStore(args.store) as store:
+        if args.action == "list":
+            labels = store.labels(args.site, active_only=not args.all)
+            if args.json:
+                for lab in labels:
+                    print(json.dumps(lab.summary(), ensure_ascii=False))
+                return 0
+            from pagesieve.table import format_table
+
+            rows = [(str(lab.id), lab.site, lab.name + ("" if lab.active else " (replaced)"), lab.signature.describe(),
+                     time.strftime("%Y-%m-%d %H:%M", time.localtime(lab.created)), (lab.snippet or "")[:40]) for lab in labels]
+            print(format_table([("id", "site", "label", "block", "made", "text"), *rows]) if rows else "no labels yet")
+            return 0
+        if args.action == "export":
+            lines = [json.dumps(lab.to_json(), ensure_ascii=False) for lab in store.labels(args.site)]
+            text = "".join(line + "\n" for line in lines)
+            if args.file is None:
+                sys.stdout.write(text)
+            else:
+                from pagesieve.library.atomic import write_files
+
+                write_files([(args.file, text.encode("utf-8"))])
+                print(f"{len(lines)} label(s) written to {args.file}", file=sys.stderr)
+            return 0
+        if args.action == "import":
+            try:
+                lines = sys.stdin.readlines() if args.file is None else args.file.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ReadError(f"{args.file}: cannot read: {exc}") from exc
+            count = store.import_labels(list(read_jsonl(lines)))
+            print(f"{count} label(s) imported")
+            return 0
+        if not (args.all or args.site or args.id is not None):
+            raise LabelStoreError("say which labels to delete: --site SITE, --id N or --all")
+        gone = store.delete(site=args.site, label_id=args.id, everything=args.all)
+        print(f"{gone} label(s) deleted")
+        return 0
+
+
+def train_personal_main(args: argparse.Namespace) -> int:
+    """``pagesieve train --personal``: fit and write the personal model from the label store.
+
+    Raises:
+        LabelStoreError: the store cannot be read. ModelError: no labels, or no shipped model.
+    """
+    from pagesieve.corrections.personal import personal_model_path, train_personal
+
+    with LabelStore(args.labels) as store:
+        x, y = store.training_rows()
+    out = args.model_file or personal_model_path()
+    facts = train_personal(x, y, out)
+    print(f"personal model written to {out}: {facts['user_rows']} labelled block(s) "
+          f"+ {facts['shipped_support_vectors']} shipped support vectors in {facts['seconds']:.1f} s")
+    return 0
+
+
+def add_reset_arguments(parser: argparse.ArgumentParser) -> None:
+    """``reset --personal``."""
+    parser.add_argument("--personal", action="store_true", required=True,
+                        help="delete the personal model (your labels stay; the shipped model serves again)")
+    parser.add_argument("--model-file", type=Path, default=None, help="the personal model file (default: the user's)")
+
+
+def reset_main(args: argparse.Namespace) -> int:
+    """Run ``pagesieve reset --personal``."""
+    from pagesieve.corrections.personal import reset_personal
+
+    print("personal model deleted" if reset_personal(args.model_file) else "there was no personal model")
+    return 0

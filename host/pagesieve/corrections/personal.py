@@ -1,0 +1,187 @@
+"""The personal model: the shipped block classifier retrained with the user's labels.
+
+Training data: the shipped model's **support vectors** with their classes (the part of the
+shipped training sample that defines its decision function; keeping them and adding new
+examples is the incremental SVM scheme of Syed, Liu & Sung 1999, "Incremental learning with
+support vector machines") plus every feature row of the user's active labels
+(:meth:`~pagesieve.corrections.store.LabelStore.training_rows`), each weighted
+:data:`PERSONAL_WEIGHT`. The SVM is refitted with the shipped C and gamma (seed 000 §6, chosen by
+cross-validation at ``pagesieve train``) on the shipped scaling; the context stage of the
+shipped model is kept as it is (it reads the new SVM's decisions).
+
+Files (``platformdirs.user_data_dir("pagesieve")``): ``personal-model.skops`` and its compiled
+twin ``personal-model.npz`` (:mod:`pagesieve.model_store`), each written atomically, so a
+running host swaps to the new model on its next page and never sees half a file. The shipped
+model is never written. ``pagesieve reset --personal`` deletes the personal files.
+
+Retraining runs in its own process (``pagesieve train --personal``), started by the host when
+labels change (:class:`Retrainer`), so the host keeps answering while it trains.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pagesieve.errors import ModelError
+
+PERSONAL_FILE = "personal-model.skops"
+log = logging.getLogger("pagesieve.host")
+
+PERSONAL_WEIGHT = 3.0
+"""Sample weight of a user's labelled block against 1 for a shipped support vector: a user's
+explicit correction counts more than one example of the public datasets."""
+
+
+def personal_model_path() -> Path:
+    """``platformdirs.user_data_dir("pagesieve") / personal-model.skops`` (``$PAGESIEVE_PERSONAL_MODEL`` overrides)."""
+    override = os.environ.get("PAGESIEVE_PERSONAL_MODEL")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("pagesieve", appauthor=False)) / PERSONAL_FILE
+
+
+def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, weight: float = PERSONAL_WEIGHT,
+                   base: Path | None = None) -> dict:
+    """Fit and write the personal model.
+
+    Args:
+        x: ``(n, N_FEATURES)`` feature rows of the user's labelled blocks; y: ``(n,)`` 0/1.
+        out: where to write (default :func:`personal_model_path`). weight: of each user row.
+        base: the shipped model archive (default :data:`pagesieve.model_store.SHIPPED_MODEL`).
+
+    Returns:
+        facts for the user: rows, support vectors kept, seconds.
+
+    Raises:
+        ModelError: the shipped model cannot be read, or there are no labels.
+    """
+    from sklearn.pipeline import Pipeline
+    from sklearn.svm import SVC
+
+    from pagesieve.model_store import SHIPPED_MODEL, FittedModel, load_fitted, save_model
+
+    if len(x) == 0:
+        raise ModelError("there are no personal labels to train on (correct a page first)")
+    started = time.perf_counter()
+    shipped = load_fitted(base or SHIPPED_MODEL)
+    scaler, svm = shipped.estimator.named_steps["scale"], shipped.estimator.named_steps["svm"]
+    sv = svm.support_vectors_
+    sv_y = svm.classes_[(svm.dual_coef_[0] > 0).astype(int)]
+    z_user = scaler.transform(np.asarray(x, dtype=np.float64))
+    z = np.vstack([sv, z_user])
+    target = np.concatenate([sv_y, np.asarray(y, dtype=sv_y.dtype)])
+    sample_weight = np.concatenate([np.ones(len(sv)), np.full(len(z_user), float(weight))])
+    refit = SVC(kernel="rbf", C=svm.C, gamma=svm.gamma, class_weight="balanced", cache_size=1000)
+    refit.fit(z, target, sample_weight=sample_weight)
+    estimator = Pipeline([("scale", scaler), ("svm", refit)])
+    seconds = time.perf_counter() - started
+    facts = {"user_rows": int(len(z_user)), "user_content": int(np.sum(y == 1)), "shipped_support_vectors": int(len(sv)),
+             "support_vectors": int(len(refit.support_)), "weight": float(weight), "seconds": round(seconds, 2),
+             "trained": time.time()}
+    meta = {**shipped.meta, "personal": facts}
+    save_model(FittedModel(estimator, meta, shipped.threshold, shipped.context, shipped.context_threshold),
+               Path(out) if out is not None else personal_model_path())
+    return facts
+
+
+def reset_personal(path: Path | None = None) -> bool:
+    """Delete the personal model files; True if there were any."""
+    from pagesieve.model_store import compiled_path
+
+    path = Path(path) if path is not None else personal_model_path()
+    found = False
+    for p in (path, compiled_path(path)):
+        try:
+            p.unlink()
+            found = True
+        except FileNotFoundError:
+            pass
+    return found
+
+
+class PersonalModel:
+    """The personal model as the host uses it: reloaded when its file changes on disk.
+
+    Args:
+        path: the archive (default :func:`personal_model_path`).
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = Path(path) if path is not None else personal_model_path()
+        self._stamp: tuple | None = None
+        self._model = None
+
+    def get(self):
+        """The current :class:`~pagesieve.classifier.BlockClassifier`, or ``None`` when there is
+        no personal model (or it cannot be read: then the shipped model serves)."""
+        from pagesieve.model_store import compiled_path, load_model
+
+        twin = compiled_path(self.path)
+        try:
+            st = twin.stat()
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except FileNotFoundError:
+            self._stamp, self._model = None, None
+            return None
+        if stamp != self._stamp:
+            try:
+                self._model = load_model(twin)
+            except ModelError:
+                self._model = None
+            self._stamp = stamp
+        return self._model
+
+
+class Retrainer:
+    """Runs ``pagesieve train --personal`` in a child process when labels change; at most one at
+    a time, and one more after it when labels changed meanwhile. :meth:`poll` reaps it.
+
+    Args:
+        labels_path: the label store the child reads. model_path: where it writes.
+    """
+
+    def __init__(self, labels_path: Path | None = None, model_path: Path | None = None) -> None:
+        self.labels_path = labels_path
+        self.model_path = model_path
+        self.process: subprocess.Popen | None = None
+        self.dirty = False
+        self.runs = 0
+        self.last_returncode: int | None = None
+
+    def request(self) -> None:
+        """Labels changed: train now, or after the run in progress."""
+        self.dirty = True
+        self.poll()
+
+    def poll(self) -> None:
+        """Reap a finished run; start the next one when labels changed."""
+        if self.process is not None and self.process.poll() is not None:
+            self.last_returncode = self.process.returncode
+            log.info("personal model: retraining ended with exit status %d", self.last_returncode)
+            self.process = None
+        if self.process is None and self.dirty:
+            self.dirty = False
+            cmd = [sys.executable, "-m", "pagesieve", "train", "--personal"]
+            if self.labels_path is not None:
+                cmd += ["--labels", str(self.labels_path)]
+            if self.model_path is not None:
+                cmd += ["--model-file", str(self.model_path)]
+            self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, start_new_session=True)
+            self.runs += 1
+            log.info("personal model: retraining in process %d", self.process.pid)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for the run in progress (tests and shutdown)."""
+        if self.process is not None:
+            self.process.wait(timeout)
+            self.poll()

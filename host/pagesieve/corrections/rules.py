@@ -1,0 +1,170 @@
+"""Per-site rules from corrections: a site's labels applied to a page, before any retraining.
+
+A label's signature (:mod:`pagesieve.corrections.signature`) names a kind of block. On a page
+of the same site, every block whose element has that signature is *matched*, and the whole
+subtree of each match takes the label: "noise" makes every block in it noise, "content" makes
+every block in it with text or an image main content. Labels apply oldest first, so where two
+overlap the newest wins (the same hygiene as the store: the user's latest word counts).
+
+A "noise" label is **anchored** on its block's text (:func:`~pagesieve.corrections.signature.text_anchor`)
+when, on the page it was made on, other blocks with the same signature still hold content: the
+user hid one paragraph among look-alikes (a copyright line among the story's paragraphs), not
+the kind. An anchored label matches only blocks with the signature *and* that text.
+
+This runs after the classifier and the template evidence (:func:`pagesieve.extract.judge_page`):
+a correction is the user's explicit verdict and overrides both.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from pagesieve.blocks import Block, subtree_ends
+from pagesieve.corrections.signature import PathIndex, text_anchor
+from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
+from pagesieve.page.model import Page
+from pagesieve.templates.urls import site_of
+
+
+@dataclass(slots=True)
+class RuleMatch:
+    """One label matched on a page: the label and the indices of the blocks it matched."""
+
+    label: Label
+    blocks: list[int]
+
+
+def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths: PathIndex | None = None) -> list[RuleMatch]:
+    """The labels of ``rules`` that match blocks of ``page``, oldest label first.
+
+    Cost: one tag-path key per block (memoised on the parent, so O(elements)) and a dict lookup.
+    """
+    if not rules:
+        return []
+    by_key: dict[str, list[Label]] = defaultdict(list)
+    for label in rules.labels:
+        by_key[label.signature.key].append(label)
+    paths = paths or PathIndex(page)
+    found: dict[int, list[int]] = defaultdict(list)
+    last = None
+    for b in blocks:
+        candidates = by_key.get(" > ".join(paths.path(b.element)))
+        if not candidates:
+            continue
+        zone = paths.zone(b.element) if any(lab.signature.zone for lab in candidates) else None
+        anchor = None
+        if any(lab.anchor for lab in candidates):
+            last = last or subtree_ends(blocks)
+            anchor = text_anchor(subtree_text(blocks, b.index, last[b.index]))
+        for label in candidates:
+            if label.anchor is not None and label.anchor != anchor:
+                continue
+            if label.signature.zone is None or zone is None or zone == label.signature.zone:
+                found[label.id if label.id else id(label)].append(b.index)
+    out = []
+    for label in rules.labels:
+        hits = found.get(label.id if label.id else id(label))
+        if hits:
+            out.append(RuleMatch(label, hits))
+    return out
+
+
+def apply_rules(page: Page, blocks: list[Block], keep: list[bool], rules: SiteRules | None) -> list[RuleMatch]:
+    """Apply the site's labels to ``keep`` (per block, True = main content), in place.
+
+    Returns:
+        The matches applied (for the reply and for tests).
+    """
+    matches = match_rules(page, blocks, rules)
+    if not matches:
+        return matches
+    last = subtree_ends(blocks)
+    for match in matches:
+        content = match.label.label == 1
+        for start in match.blocks:
+            for i in range(start, last[start] + 1):
+                if not content:
+                    keep[i] = False
+                elif blocks[i].chars > 0 or blocks[i].images > 0:
+                    keep[i] = True
+    return matches
+
+
+def noise_rule_ids(blocks: list[Block], matches: list[RuleMatch]) -> list[int]:
+    """Node ids to hide for the "noise" labels alone (the extension's "corrections" mode, when
+    the user has not asked for hide or reader): the outermost matched blocks, document order,
+    minus those a newer "content" label re-opens."""
+    last = subtree_ends(blocks)
+    hidden = np.zeros(len(blocks), dtype=np.int8)  # 1 hidden, 2 re-opened by content
+    for match in matches:
+        for start in match.blocks:
+            hidden[start:last[start] + 1] = 1 if match.label.label == 0 else 2
+    out, i = [], 0
+    while i < len(blocks):
+        if hidden[i] == 1 and blocks[i].parent >= 0 and not (hidden[i:last[i] + 1] == 2).any():
+            out.append(blocks[i].node_id)
+            i = last[i] + 1
+        else:
+            i += 1
+    return [n for n in out if n >= 0]
+
+
+def target_block(blocks: list[Block], element_of_node, node_id: int) -> int | None:
+    """Index of the block a correction on node ``node_id`` applies to: the block of that element,
+    else of its nearest ancestor that is a block (a click on a link or a word names its
+    paragraph). ``element_of_node`` maps node ids to elements (:meth:`Page.element_by_id`).
+    ``None`` when the node is not in the page or lies outside every block but the body."""
+    element = element_of_node.get(node_id)
+    if element is None:
+        return None
+    index = {id(b.element): b.index for b in blocks}
+    node = element
+    while node is not None:
+        found = index.get(id(node))
+        if found is not None:
+            return found
+        node = node.getparent()
+    return None
+
+
+def subtree_text(blocks: list[Block], start: int, end: int) -> str:
+    """The text of blocks ``start..end`` (a block's subtree), joined with spaces."""
+    return " ".join(t for t in (blocks[i].text for i in range(start, end + 1)) if t)
+
+
+def needs_anchor(blocks: list[Block], keep: list[bool], block: int, paths: PathIndex) -> bool:
+    """True when a "noise" label on ``blocks[block]`` must be anchored on its text: another
+    block of the page with the same signature, outside this block's subtree, holds a kept block."""
+    last = subtree_ends(blocks)
+    path = paths.path(blocks[block].element)
+    for b in blocks:
+        if b.index == block or block <= b.index <= last[block] or paths.path(b.element) != path:
+            continue
+        if any(keep[b.index:last[b.index] + 1]):
+            return True
+    return False
+
+
+def make_label(page: Page, blocks: list[Block], candidates: list[int], features: np.ndarray, block: int, label: int,
+               *, keep: list[bool] | None = None, snippets: bool = True, paths: PathIndex | None = None) -> Label:
+    """The :class:`Label` of a correction on ``blocks[block]``: its signature, the feature rows of
+    the candidate blocks in its subtree (``features`` are the page's candidate rows, in the order
+    of ``candidates``), and, when ``snippets``, the start of its text.
+
+    ``keep`` is the page's current verdict per block: with it, a "noise" label is anchored on the
+    block's text where :func:`needs_anchor` says so (see the module docstring)."""
+    paths = paths or PathIndex(page)
+    last = subtree_ends(blocks)[block]
+    rows = [r for r, i in enumerate(candidates) if block <= i <= last]
+    text = subtree_text(blocks, block, last)
+    snippet = (text[:SNIPPET_CHARS] + ("…" if len(text) > SNIPPET_CHARS else "")) if snippets and text else None
+    anchor = None
+    if label == 0 and keep is not None and needs_anchor(blocks, keep, block, paths):
+        anchor = text_anchor(text)
+    return Label(
+        site=site_of(page.url) or "", url=page.url, label=label, signature=paths.signature(blocks[block].element),
+        features=np.asarray(features[rows], dtype=np.float32), snippet=snippet, anchor=anchor,
+    )

@@ -1,0 +1,158 @@
+"""Structural signatures of blocks: what a correction remembers of the block it names.
+
+A correction must find "the same block" on the next page of the site, where ids and class
+names made by build tools differ from page to page (uBlock Origin's picker stores a literal CSS
+selector, which such names break). The signature of an element is its **tag path** from
+``<body>`` down to it, each step written ``tag.class1.class2#id`` with only the *stable* class
+and id tokens (:func:`stable_token`), plus its VL_PS **box zone** (seed 003,
+:func:`pagesieve.layout.zone_of`) when the page was rendered.
+
+Two elements have the same signature iff their step lists are equal and, when both have a zone,
+their zones are equal. Sibling positions are left out on purpose: a rule made on one sidebar
+teaser applies to every teaser of the same kind, on this page and on later pages. Where that
+would be wrong (one boilerplate paragraph among the story's look-alike paragraphs), the rule is
+*anchored* on the block's text as well (:func:`text_anchor`; :mod:`pagesieve.corrections.rules`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from pagesieve.layout import page_size, zone_of
+from pagesieve.page.model import NODE_ID_ATTR, Page
+
+_SEPARATORS = re.compile(r"[-_:]+")
+MAX_TOKENS = 8
+"""Stable class tokens kept per step (the first after sorting); utility-class pages carry dozens."""
+
+HASH_MAX_LEN = 10
+"""Longest segment tested for a case-alternating hash (:func:`is_hash_run`)."""
+
+HASH_MIN_CASE_CHANGES = 3
+"""Case changes from which a short segment is a generated hash: ``bdVaJa`` and ``kNNfBx``
+(styled-components) have 4, ``AxjAm`` 3; words in camelCase (``navBar``, ``mainContent``) have
+at most 2 in 10 characters."""
+
+
+def is_hash_run(segment: str) -> bool:
+    """True when ``segment`` (letters only) looks machine-made: at most :data:`HASH_MAX_LEN`
+    characters with at least :data:`HASH_MIN_CASE_CHANGES` changes between lower and upper case."""
+    if len(segment) > HASH_MAX_LEN:
+        return False
+    changes = sum(1 for a, b in zip(segment, segment[1:]) if a.isupper() != b.isupper() and a.isalpha() and b.isalpha())
+    return changes >= HASH_MIN_CASE_CHANGES
+
+
+def stable_token(token: str) -> str:
+    """The stable part of one class or id token, lower case, ``""`` when nothing is left.
+
+    The token is cut at ``-``, ``_`` and ``:``; segments holding a digit or a hash run
+    (:func:`is_hash_run`) are dropped and the rest joined with ``-``. So CSS-module names keep
+    their readable part (``Header_title__3xYz1`` -> ``header-title``), and generated names
+    vanish (``css-1q2w3e`` -> ``css``, ``sc-bdVaJa`` -> ``sc``, ``x7f3a9`` -> ``""``).
+    """
+    kept = [s for s in _SEPARATORS.split(token) if s and not any(c.isdigit() for c in s) and not is_hash_run(s)]
+    return "-".join(kept).lower()
+
+
+def step_of(element: etree._Element) -> str:
+    """One step of a tag path: ``tag`` + ``.class`` per stable class token (sorted, unique, at
+    most :data:`MAX_TOKENS`) + ``#id`` when the id has a stable part."""
+    tag = element.tag if isinstance(element.tag, str) else "?"
+    classes = sorted({t for t in (stable_token(c) for c in (element.get("class") or "").split()) if t})
+    step = tag + "".join("." + c for c in classes[:MAX_TOKENS])
+    ident = stable_token(element.get("id") or "")
+    return step + ("#" + ident if ident else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """The structural signature of an element.
+
+    Attributes:
+        path: steps from the child of ``<body>`` down to the element (``()`` for the body).
+        zone: the VL_PS zone of the element's box (``"header"``, ``"footer"``, ``"left"``,
+            ``"right"``, ``"center"``), or ``None`` when the page has no layout.
+    """
+
+    path: tuple[str, ...]
+    zone: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The path as one string (what rules are looked up by)."""
+        return " > ".join(self.path)
+
+    def matches(self, path_key: str, zone: str | None) -> bool:
+        """True when an element with ``path_key`` and ``zone`` has this signature."""
+        return path_key == self.key and (self.zone is None or zone is None or zone == self.zone)
+
+    def describe(self) -> str:
+        """Short human form: the last three steps, e.g. ``div.sidebar > ul.links > li``."""
+        tail = self.path[-3:]
+        text = " > ".join(tail) if tail else "body"
+        return ("… > " if len(self.path) > 3 else "") + text + (f" ({self.zone})" if self.zone else "")
+
+
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
+ANCHOR_CHARS = 300
+"""Characters of normalised text a text anchor covers."""
+
+
+def text_anchor(text: str) -> str | None:
+    """A short key of a block's text for text-anchored rules: the text lower-cased, digits and
+    punctuation dropped, white space collapsed, its first :data:`ANCHOR_CHARS` characters, hashed
+    (BLAKE2b, 8 bytes, hex). "© 2005 The Associated Press" and "© 2006 The Associated Press"
+    share a key. ``None`` for a text with no letters. Only the hash is stored."""
+    norm = " ".join(_NOT_LETTERS.sub(" ", text.lower()).split())[:ANCHOR_CHARS]
+    if not norm:
+        return None
+    return hashlib.blake2b(norm.encode("utf-8"), digest_size=8).hexdigest()
+
+
+class PathIndex:
+    """Tag-path keys of a page's elements, computed once per element (memoised on the parent).
+
+    Args:
+        page: the page (its tree after pre-processing, as blocks see it).
+    """
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self._body = page.body
+        self._keys: dict[etree._Element, tuple[str, ...]] = {self._body: ()}
+        self._size = page_size(page)
+
+    def path(self, element: etree._Element) -> tuple[str, ...]:
+        """The tag path of ``element`` (``()`` for the body or anything outside it)."""
+        found = self._keys.get(element)
+        if found is not None:
+            return found
+        chain = []
+        node = element
+        while node is not None and node not in self._keys:
+            chain.append(node)
+            node = node.getparent()
+        base = self._keys.get(node, ()) if node is not None else ()
+        for el in reversed(chain):
+            base = base + (step_of(el),)
+            self._keys[el] = base
+        return self._keys[element]
+
+    def zone(self, element: etree._Element) -> str | None:
+        """The VL_PS zone of the element's box, ``None`` without layout or box."""
+        if self._size is None or not self.page.boxes:
+            return None
+        value = element.get(NODE_ID_ATTR)
+        box = self.page.boxes.get(int(value)) if value is not None else None
+        if box is None or (box.width <= 0 and box.height <= 0):
+            return None
+        return zone_of(box.x, box.y, box.width, box.height, *self._size)
+
+    def signature(self, element: etree._Element) -> Signature:
+        """The :class:`Signature` of ``element``."""
+        return Signature(self.path(element), self.zone(element))

@@ -1,0 +1,394 @@
+"""The label store: the user's right-click corrections, one SQLite file.
+
+Default place: ``platformdirs.user_data_dir("pagesieve") / "labels.sqlite3"``.
+
+Each correction is one **label**: the site and page URL, when it was made, the label (1 main
+content, 0 noise), the structural :class:`~pagesieve.corrections.signature.Signature` of the
+corrected block, a text snippet of it (unless the user turned snippets off), and the feature
+rows (:mod:`pagesieve.features`) of the candidate blocks inside it: the labelled examples the
+personal model trains on (:mod:`pagesieve.corrections.personal`).
+
+Hygiene: a new label with the signature of an active label of the same site *replaces* it (the
+newest wins); the replaced label stays in the file, inactive, and is returned so the user is
+told. :meth:`LabelStore.undo` removes the newest label and brings back the one it replaced.
+
+Safety as the template store: WAL journal, one ``BEGIN IMMEDIATE`` transaction per change, and
+``synchronous=FULL`` so a label is on disk when :meth:`LabelStore.add` returns (the page says
+"saved" only after that); versioned schema (``PRAGMA user_version``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pagesieve.corrections.signature import Signature
+from pagesieve.errors import LabelStoreError
+from pagesieve.features import FEATURE_NAMES, N_FEATURES
+from pagesieve.sqlite_schema import migrate, open_database, write_transaction
+
+STORE_FILE = "labels.sqlite3"
+BUSY_TIMEOUT_S = 10.0
+SNIPPET_CHARS = 120
+"""Characters of the corrected block's text kept to show the user what the label was."""
+
+LABEL_NAMES = {0: "noise", 1: "content"}
+LABEL_VALUES = {"noise": 0, "content": 1}
+
+MAX_BLOCKS_PER_LABEL = 2000
+"""Feature rows kept per correction (a "hide" on a whole page column can hold thousands)."""
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE labels (
+        id INTEGER PRIMARY KEY,
+        site TEXT NOT NULL,
+        url TEXT,
+        created REAL NOT NULL,
+        label INTEGER NOT NULL CHECK (label IN (0, 1)),
+        path TEXT NOT NULL,
+        path_key TEXT NOT NULL,
+        zone TEXT,
+        anchor TEXT,
+        snippet TEXT,
+        features BLOB NOT NULL,
+        rows INTEGER NOT NULL,
+        feature_count INTEGER NOT NULL,
+        replaced INTEGER,
+        active INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX labels_site ON labels (site, active, created)
+    """,
+)
+
+
+def default_store_path() -> Path:
+    """``platformdirs.user_data_dir("pagesieve") / labels.sqlite3``."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("pagesieve", appauthor=False)) / STORE_FILE
+
+
+@dataclass(slots=True)
+class Label:
+    """One stored correction.
+
+    Attributes:
+        id: row id (0 before it is stored). site: host name. url: the page it was made on.
+        created: Unix time (s). label: 1 content, 0 noise. signature: of the corrected block.
+        anchor: ``None`` for a rule on every block with the signature; else the text anchor
+            (:func:`~pagesieve.corrections.signature.text_anchor`) a block must also have: the
+            user hid one paragraph among look-alikes the classifier keeps (a copyright line among
+            the story's paragraphs), so the rule names that text, not the kind of block.
+        snippet: the start of its text, or ``None``. features: ``(rows, N_FEATURES)`` float32,
+            the candidate blocks inside the corrected block. replaced: id of the label this one
+            replaced, or ``None``. active: False once replaced by a newer label.
+    """
+
+    site: str
+    url: str | None
+    label: int
+    signature: Signature
+    features: np.ndarray
+    snippet: str | None = None
+    anchor: str | None = None
+    created: float = 0.0
+    id: int = 0
+    replaced: int | None = None
+    active: bool = True
+
+    @property
+    def name(self) -> str:
+        """``"noise"`` or ``"content"``."""
+        return LABEL_NAMES[self.label]
+
+    def to_json(self) -> dict:
+        """The label as one JSON object (the ``labels export`` line format; features as lists)."""
+        return {
+            "site": self.site, "url": self.url, "created": self.created, "label": self.name,
+            "path": list(self.signature.path), "zone": self.signature.zone, "anchor": self.anchor, "snippet": self.snippet,
+            "feature_names": list(FEATURE_NAMES), "features": [[round(float(v), 6) for v in row] for row in self.features],
+        }
+
+    def summary(self) -> dict:
+        """What the extension and ``labels list`` show: id, site, label, where, snippet, when."""
+        return {
+            "id": self.id, "site": self.site, "url": self.url, "label": self.name, "created": self.created,
+            "signature": self.signature.describe() + (" (this text only)" if self.anchor else ""), "snippet": self.snippet, "blocks": int(len(self.features)),
+            "active": self.active,
+        }
+
+
+def label_from_json(data: dict) -> Label:
+    """A :class:`Label` from one ``labels export`` object.
+
+    Raises:
+        LabelStoreError: a field is missing or of the wrong kind, or the features were made
+            with other feature columns than this pagesieve's.
+    """
+    if not isinstance(data, dict):
+        raise LabelStoreError("a label must be a JSON object")
+    try:
+        site, label, path = data["site"], data["label"], data["path"]
+    except KeyError as exc:
+        raise LabelStoreError(f"a label lacks the field {exc.args[0]!r}") from None
+    if not isinstance(site, str) or not site:
+        raise LabelStoreError("\"site\" must be a host name")
+    if label not in LABEL_VALUES:
+        raise LabelStoreError("\"label\" must be \"noise\" or \"content\"")
+    if not isinstance(path, list) or not all(isinstance(s, str) for s in path):
+        raise LabelStoreError("\"path\" must be a list of steps")
+    names = data.get("feature_names", list(FEATURE_NAMES))
+    if names != list(FEATURE_NAMES):
+        raise LabelStoreError("the label's features have other columns than this pagesieve's; they cannot be imported")
+    try:
+        features = np.asarray(data.get("features", []), dtype=np.float32).reshape(-1, N_FEATURES)
+    except (TypeError, ValueError):
+        raise LabelStoreError(f"\"features\" must be rows of {N_FEATURES} numbers") from None
+    if not np.isfinite(features).all():
+        raise LabelStoreError("\"features\" must be finite numbers")
+    zone, snippet, url, anchor = data.get("zone"), data.get("snippet"), data.get("url"), data.get("anchor")
+    created = data.get("created", 0.0)
+    for name, value in (("zone", zone), ("snippet", snippet), ("url", url), ("anchor", anchor)):
+        if value is not None and not isinstance(value, str):
+            raise LabelStoreError(f"\"{name}\" must be a string or null")
+    if not isinstance(created, (int, float)) or isinstance(created, bool):
+        raise LabelStoreError("\"created\" must be a number (Unix time)")
+    return Label(site=site, url=url, label=LABEL_VALUES[label], signature=Signature(tuple(path), zone),
+                 features=features, snippet=snippet, anchor=anchor, created=float(created))
+
+
+@dataclass(slots=True)
+class SiteRules:
+    """A site's active corrections, oldest first (so that applying them in order lets the newest
+    win where two overlap). ``version`` is the store's change counter when they were read."""
+
+    site: str
+    labels: list[Label] = field(default_factory=list)
+    version: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.labels)
+
+
+class LabelStore:
+    """The SQLite label store (see the module docstring).
+
+    Args:
+        path: the database file (created with its folder if missing); default
+            :func:`default_store_path`.
+
+    Raises:
+        LabelStoreError: the file cannot be opened, is not a label store, or was written by a
+            newer pagesieve.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_store_path()
+        try:
+            self._db = open_database(self.path, timeout=BUSY_TIMEOUT_S, synchronous="FULL")
+            migrate(self._db, MIGRATIONS, self._error)
+        except (sqlite3.Error, OSError) as exc:
+            raise LabelStoreError(f"label store {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    def __enter__(self) -> LabelStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _error(self, message: str) -> LabelStoreError:
+        return LabelStoreError(f"label store {self.path}: {message}")
+
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return write_transaction(self._db, self._error)
+
+    @property
+    def version(self) -> int:
+        """A number that changes whenever any process changes the labels (SQLite's
+        ``data_version`` plus this connection's own changes)."""
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0]) * 1_000_000 + self._db.total_changes
+
+    # ------------------------------------------------------------------ reading
+
+    @staticmethod
+    def _row(row) -> Label:
+        (id_, site, url, created, label, path, zone, anchor, snippet, features, rows, count, replaced, active) = row
+        feats = np.frombuffer(features, dtype=np.float32).reshape(rows, count) if rows else np.zeros((0, count), np.float32)
+        return Label(site=site, url=url, label=label, signature=Signature(tuple(json.loads(path)), zone),
+                     features=feats, snippet=snippet, anchor=anchor, created=created, id=id_, replaced=replaced, active=bool(active))
+
+    _COLUMNS = "id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active"
+
+    def labels(self, site: str | None = None, *, active_only: bool = True) -> list[Label]:
+        """Labels, oldest first; of one site or all; active ones only unless asked.
+
+        Raises:
+            LabelStoreError: the file cannot be read.
+        """
+        where, args = [], []
+        if site is not None:
+            where.append("site = ?")
+            args.append(site)
+        if active_only:
+            where.append("active = 1")
+        sql = f"SELECT {self._COLUMNS} FROM labels" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY created, id"
+        try:
+            return [self._row(r) for r in self._db.execute(sql, args)]
+        except sqlite3.Error as exc:
+            raise self._error(str(exc)) from exc
+
+    def rules_for(self, site: str | None) -> SiteRules | None:
+        """The active corrections of ``site`` as :class:`SiteRules`, ``None`` when it has none."""
+        if site is None:
+            return None
+        labels = self.labels(site)
+        return SiteRules(site, labels, self.version) if labels else None
+
+    def sites(self) -> dict[str, int]:
+        """``{site: active labels}`` for every site with one."""
+        rows = self._db.execute("SELECT site, COUNT(*) FROM labels WHERE active = 1 GROUP BY site ORDER BY site")
+        return {site: n for site, n in rows}
+
+    def count(self) -> int:
+        """Active labels in all."""
+        return int(self._db.execute("SELECT COUNT(*) FROM labels WHERE active = 1").fetchone()[0])
+
+    def training_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(x, y)``: every feature row of every active label (``(n, N_FEATURES)`` float64) and
+        its label (``(n,)`` int8), for :mod:`pagesieve.corrections.personal`."""
+        xs, ys = [], []
+        for label in self.labels():
+            if len(label.features) and label.features.shape[1] == N_FEATURES:
+                xs.append(label.features.astype(np.float64))
+                ys.append(np.full(len(label.features), label.label, dtype=np.int8))
+        if not xs:
+            return np.zeros((0, N_FEATURES)), np.zeros(0, dtype=np.int8)
+        return np.vstack(xs), np.concatenate(ys)
+
+    # ------------------------------------------------------------------ writing
+
+    def add(self, label: Label, *, now: float | None = None) -> tuple[Label, Label | None]:
+        """Store ``label`` (one transaction, on disk when this returns).
+
+        An active label of the same site whose signature equals this one's (same path and text
+        anchor; zones equal or one of them unknown) is replaced: made inactive and returned.
+
+        Returns:
+            ``(stored label with its id and time, replaced label or None)``.
+
+        Raises:
+            LabelStoreError: the file cannot be written.
+        """
+        if label.label not in LABEL_NAMES:
+            raise LabelStoreError("a label is 0 (noise) or 1 (content)")
+        created = label.created or (time.time() if now is None else now)
+        feats = np.ascontiguousarray(np.asarray(label.features, dtype=np.float32)[:MAX_BLOCKS_PER_LABEL])
+        if feats.ndim != 2:
+            feats = feats.reshape(0, N_FEATURES)
+        sig = label.signature
+        with self._write() as db:
+            replaced = None
+            for row in db.execute(f"SELECT {self._COLUMNS} FROM labels WHERE site = ? AND path_key = ? AND anchor IS ? AND active = 1"
+                                  " ORDER BY created DESC", (label.site, sig.key, label.anchor)).fetchall():
+                old = self._row(row)
+                if old.signature.zone is None or sig.zone is None or old.signature.zone == sig.zone:
+                    db.execute("UPDATE labels SET active = 0 WHERE id = ?", (old.id,))
+                    old.active = False
+                    replaced = replaced or old
+            cur = db.execute(
+                "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (label.site, label.url, created, label.label, json.dumps(list(sig.path), ensure_ascii=False), sig.key, sig.zone,
+                 label.anchor, label.snippet, feats.tobytes(), len(feats), feats.shape[1], replaced.id if replaced else None),
+            )
+            stored = Label(site=label.site, url=label.url, label=label.label, signature=sig, features=feats,
+                           snippet=label.snippet, anchor=label.anchor, created=created, id=int(cur.lastrowid),
+                           replaced=replaced.id if replaced else None)
+        return stored, replaced
+
+    def undo(self, site: str | None = None) -> tuple[Label | None, Label | None]:
+        """Remove the newest active label (of ``site``, or of any site) and make the label it
+        replaced active again.
+
+        Returns:
+            ``(removed label or None when there is none, label made active again or None)``.
+        """
+        sql = f"SELECT {self._COLUMNS} FROM labels WHERE active = 1" + (" AND site = ?" if site else "") + " ORDER BY created DESC, id DESC LIMIT 1"
+        with self._write() as db:
+            row = db.execute(sql, (site,) if site else ()).fetchone()
+            if row is None:
+                return None, None
+            newest = self._row(row)
+            db.execute("DELETE FROM labels WHERE id = ?", (newest.id,))
+            back = None
+            if newest.replaced is not None:
+                again = db.execute(f"SELECT {self._COLUMNS} FROM labels WHERE id = ?", (newest.replaced,)).fetchone()
+                if again is not None:
+                    db.execute("UPDATE labels SET active = 1 WHERE id = ?", (newest.replaced,))
+                    back = self._row(again)
+                    back.active = True
+        return newest, back
+
+    def delete(self, *, site: str | None = None, label_id: int | None = None, everything: bool = False) -> int:
+        """Erase labels: one by id, every label of a site, or all. Returns how many went."""
+        with self._write() as db:
+            if everything:
+                cur = db.execute("DELETE FROM labels")
+            elif label_id is not None:
+                cur = db.execute("DELETE FROM labels WHERE id = ?", (label_id,))
+            elif site is not None:
+                cur = db.execute("DELETE FROM labels WHERE site = ?", (site,))
+            else:
+                raise LabelStoreError("say which labels to delete: an id, a site, or all")
+            return cur.rowcount
+
+    def import_labels(self, labels: Iterable[Label]) -> int:
+        """Add labels made elsewhere (``labels import``), oldest first, each as :meth:`add`
+        would (so the newest of two with one signature stays active). All or nothing."""
+        ordered = sorted(labels, key=lambda lab: lab.created)
+        count = 0
+        with self._write() as db:
+            for label in ordered:
+                sig = label.signature
+                db.execute("UPDATE labels SET active = 0 WHERE site = ? AND path_key = ? AND anchor IS ? AND active = 1"
+                           " AND (zone IS NULL OR ? IS NULL OR zone = ?)", (label.site, sig.key, label.anchor, sig.zone, sig.zone))
+                feats = np.ascontiguousarray(np.asarray(label.features, dtype=np.float32).reshape(-1, N_FEATURES)[:MAX_BLOCKS_PER_LABEL])
+                db.execute(
+                    "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)",
+                    (label.site, label.url, label.created or time.time(), label.label, json.dumps(list(sig.path), ensure_ascii=False),
+                     sig.key, sig.zone, label.anchor, label.snippet, feats.tobytes(), len(feats), N_FEATURES),
+                )
+                count += 1
+        return count
+
+
+def read_jsonl(lines: Iterable[str]) -> Iterator[Label]:
+    """Labels from ``labels export`` lines (blank lines skipped).
+
+    Raises:
+        LabelStoreError: a line is not JSON or not a label (the message names the line).
+    """
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            raise LabelStoreError(f"line {number}: not JSON: {exc}") from None
+        try:
+            yield label_from_json(data)
+        except LabelStoreError as exc:
+            raise LabelStoreError(f"line {number}: {exc}") from None

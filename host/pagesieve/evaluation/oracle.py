@@ -1,0 +1,175 @@
+"""``pagesieve eval --corrections N``: a simulated user who corrects the first pages of each site.
+
+Protocol (issue "corrections"):
+
+1. Per site, the selected pages are shuffled with a fixed seed (:data:`ORACLE_SEED` and the
+   site); the first ``C`` (``--correction-pages``, default :data:`CORRECTION_PAGES`, at most
+   the site's pages minus one) are the *correction pages*. They are never scored, whatever N
+   is, so runs with different N score the same pages.
+2. The oracle knows each page's truth text. It looks at the correction pages and makes the
+   correction that helps most over them (:func:`correction_gains`, summed over the pages),
+   again and again, until nothing is worth correcting or N corrections are spent on the site.
+3. The corrections become the site's rules (:mod:`pagesieve.corrections.rules`) and every other
+   page of the site is extracted with them and scored.
+
+The oracle corrects like a user with the picker: it names one element, and the label applies to
+every block of the page with that element's signature and to their subtrees. Its choice is the
+(signature, label) pair with the largest *token gain*: for "noise", the tokens of kept blocks in
+the matched subtrees weighted ``1 - 2 s`` (``s`` = a block's share of tokens aligned with the
+truth, :func:`pagesieve.training.labels.content_shares`); for "content", the tokens of dropped
+blocks weighted ``2 s - 1``. A gain under :data:`MIN_GAIN_TOKENS` is not worth a click.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable
+
+import numpy as np
+
+from pagesieve.blocks import subtree_ends
+from pagesieve.corrections.rules import apply_rules, make_label, subtree_text
+from pagesieve.corrections.signature import PathIndex, text_anchor
+from pagesieve.corrections.store import Label, SiteRules
+from pagesieve.evaluation.datasets import Dataset, read_page, read_truth
+from pagesieve.training.labels import content_shares, truth_reference
+
+ORACLE_SEED = 20261121
+CORRECTION_PAGES = 3
+"""Pages per site the simulated user corrects (and that are not scored)."""
+
+MIN_GAIN_TOKENS = 3
+"""Token gain below which the oracle makes no correction."""
+
+
+def plan(dataset: Dataset, ids: list[str], correction_pages: int = CORRECTION_PAGES) -> tuple[dict[str, list[str]], list[str]]:
+    """``({site: correction page ids}, scored ids)``. Pages without a site, and sites with one
+    selected page, get no correction pages; scored ids keep the order of ``ids``."""
+    by_site: dict[str, list[str]] = defaultdict(list)
+    for page_id in ids:
+        site = dataset.record(page_id).site
+        if site is not None:
+            by_site[site].append(page_id)
+    corrections: dict[str, list[str]] = {}
+    for site, pages in by_site.items():
+        order = sorted(pages)
+        random.Random(f"{ORACLE_SEED}:{site}").shuffle(order)
+        take = min(correction_pages, len(order) - 1)
+        if take > 0:
+            corrections[site] = order[:take]
+    held = {p for pages in corrections.values() for p in pages}
+    return corrections, [i for i in ids if i not in held]
+
+
+def correction_gains(analysis, keep: list[bool], counts: np.ndarray, shares: np.ndarray, paths: PathIndex) -> dict[tuple, tuple[int, float]]:
+    """Token gain of every possible correction on one page.
+
+    Args:
+        analysis: the page's :class:`~pagesieve.extract.Analysis`; keep: current verdict per
+            block (after the rules made so far); counts, shares: per block, tokens and truth
+            share (:func:`~pagesieve.training.labels.content_shares` over all blocks).
+        paths: the page's :class:`~pagesieve.corrections.signature.PathIndex`.
+
+    Returns:
+        ``{(tag path, label, text anchor or None): (block to pick, token gain)}``. "content" and
+        un-anchored "noise" corrections act on every block with the path; a "noise" correction
+        where two or more of those blocks still hold kept blocks is anchored on the picked
+        block's text (as :func:`pagesieve.corrections.rules.make_label` makes it), so it is
+        offered per distinct text.
+    """
+    blocks = analysis.blocks
+    kept = np.asarray(keep, dtype=bool)
+    hide_gain = np.where(kept, counts * (1.0 - 2.0 * shares), 0.0)
+    keep_gain = np.where(~kept, counts * (2.0 * shares - 1.0), 0.0)
+    h = np.concatenate([[0.0], np.cumsum(hide_gain)])
+    k = np.concatenate([[0.0], np.cumsum(keep_gain)])
+    kept_sum = np.concatenate([[0], np.cumsum(kept)])
+    last = subtree_ends(blocks)
+    groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for b in blocks:
+        path = paths.path(b.element)
+        if path:
+            groups[path].append(b.index)
+    out: dict[tuple, tuple[int, float]] = {}
+    for path, starts in groups.items():
+        outer, end = [], -1
+        for s in starts:  # document order: a match inside an earlier match's subtree adds nothing
+            if s > end:
+                outer.append(s)
+                end = last[s]
+        gain_h = sum(h[last[s] + 1] - h[s] for s in outer)
+        gain_k = sum(k[last[s] + 1] - k[s] for s in outer)
+        out[path, 1, None] = (outer[0], float(gain_k))
+        holding = [s for s in outer if kept_sum[last[s] + 1] - kept_sum[s] > 0]
+        if len(holding) == 1:
+            out[path, 0, None] = (holding[0], float(gain_h))
+        elif len(holding) > 1:
+            by_text: dict[str, list[int]] = defaultdict(list)
+            for s in outer:
+                anchor = text_anchor(subtree_text(blocks, s, last[s]))
+                if anchor is not None:
+                    by_text[anchor].append(s)
+            for anchor, members in by_text.items():
+                out[path, 0, anchor] = (members[0], float(sum(h[last[s] + 1] - h[s] for s in members)))
+    return out
+
+
+class Oracle:
+    """The simulated user of one evaluation run.
+
+    Args:
+        dataset: the dataset. budget: corrections per site (N).
+        prepare: called with a page id before it is judged (the history extractor's store).
+        judge: ``(html, url) -> (analysis, keep)`` without corrections.
+    """
+
+    def __init__(self, dataset: Dataset, budget: int, prepare: Callable[[str], None], judge: Callable) -> None:
+        self.dataset = dataset
+        self.budget = budget
+        self.prepare = prepare
+        self.judge = judge
+        self.made: dict[str, list[Label]] = {}
+
+    def correct_site(self, site: str, page_ids: list[str]) -> SiteRules:
+        """Correct the site's correction pages; the site's rules (newest wins).
+
+        At each step the oracle picks the (signature, label) with the largest token gain summed
+        over the correction pages (a user fixes what is wrong on the pages they have seen, not
+        one page's accident), and picks it on the page where it gains most.
+        """
+        rules = SiteRules(site)
+        seen = []
+        for page_id in page_ids:
+            record = self.dataset.record(page_id)
+            self.prepare(page_id)
+            analysis, base = self.judge(read_page(self.dataset, page_id), record.url)
+            tokens, content = truth_reference(read_truth(self.dataset, page_id))
+            counts, shares = content_shares(analysis.blocks, range(len(analysis.blocks)), tokens, content)
+            seen.append((analysis, base, counts, shares, PathIndex(analysis.page)))
+        for _ in range(self.budget):
+            total: dict[tuple, float] = defaultdict(float)
+            where: dict[tuple, tuple[float, int, int]] = {}
+            keeps = []
+            for n, (analysis, base, counts, shares, paths) in enumerate(seen):
+                keep = list(base)
+                apply_rules(analysis.page, analysis.blocks, keep, rules)
+                keeps.append(keep)
+                for choice, (block, gain) in correction_gains(analysis, keep, counts, shares, paths).items():
+                    total[choice] += gain
+                    if gain > where.get(choice, (-np.inf,))[0]:
+                        where[choice] = (gain, n, block)
+            if not total:
+                break
+            choice = max(total, key=total.get)
+            if total[choice] < MIN_GAIN_TOKENS:
+                break
+            _gain, n, block = where[choice]
+            analysis, _base, _c, _s, paths = seen[n]
+            made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, choice[1],
+                              keep=keeps[n], paths=paths)
+            made.site, made.created, made.id = site, float(len(rules.labels) + 1), len(rules.labels) + 1
+            rules.labels = [old for old in rules.labels
+                            if (old.signature.key, old.anchor) != (made.signature.key, made.anchor)] + [made]
+        self.made[site] = list(rules.labels)
+        return rules

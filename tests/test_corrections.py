@@ -1,0 +1,326 @@
+"""Corrections: structural signatures, the label store, per-site rules, the simulated user."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+
+import numpy as np
+import pytest
+
+from pagesieve.corrections.rules import apply_rules, make_label, match_rules, noise_rule_ids, target_block
+from pagesieve.corrections.signature import PathIndex, Signature, is_hash_run, stable_token, step_of
+from pagesieve.corrections.store import Label, LabelStore, SiteRules, read_jsonl
+from pagesieve.errors import LabelStoreError
+from pagesieve.extract import judge_page
+from pagesieve.features import N_FEATURES
+from pagesieve.page.html import parse_html
+
+
+# ------------------------------------------------------------------ signatures
+
+
+@pytest.mark.parametrize("token, stable", [
+    ("sidebar", "sidebar"),
+    ("main-content", "main-content"),
+    ("Header_title__3xYz1", "header-title"),   # CSS modules: the hash part goes
+    ("css-1q2w3e", "css"),                     # emotion
+    ("sc-bdVaJa", "sc"),                       # styled-components
+    ("kNNfBx", ""),
+    ("x7f3a9", ""),
+    ("navBar", "navbar"),                      # a camelCase word stays
+    ("md:px-4", "md-px"),
+])
+def test_stable_tokens_drop_digits_and_hash_runs(token, stable):
+    assert stable_token(token) == stable
+
+
+def test_hash_runs():
+    assert is_hash_run("bdVaJa") and is_hash_run("AxjAm")
+    assert not is_hash_run("mainContent") and not is_hash_run("navigationBarItemWrapper")
+
+
+def test_signature_survives_random_class_names():
+    a = parse_html('<html><body><div class="wrap css-9f8e7d"><aside class="promo sc-bdVaJa" id="ad-123">x</aside></div></body></html>')
+    b = parse_html('<html><body><div class="wrap css-1a2b3c"><aside class="promo sc-kNNfBx" id="ad-998">y</aside></div></body></html>')
+    sa = PathIndex(a).signature(next(a.root.iter("aside")))
+    sb = PathIndex(b).signature(next(b.root.iter("aside")))
+    assert sa == sb and sa.path == ("div.css.wrap", "aside.promo.sc#ad")
+    c = parse_html('<html><body><div class="wrap"><aside class="related">z</aside></div></body></html>')
+    assert PathIndex(c).signature(next(c.root.iter("aside"))) != sa
+    assert step_of(next(c.root.iter("aside"))) == "aside.related"
+
+
+def test_zone_is_compared_only_when_both_sides_know_it():
+    sig = Signature(("div.x",), "right")
+    assert sig.matches("div.x", "right") and sig.matches("div.x", None)
+    assert not sig.matches("div.x", "center") and not sig.matches("div.y", "right")
+
+
+# ------------------------------------------------------------------ the store
+
+
+def _label(site="news.example", path=("div.side",), label=0, rows=2, zone=None, snippet="Most read"):
+    return Label(site=site, url=f"https://{site}/a", label=label, signature=Signature(path, zone),
+                 features=np.arange(rows * N_FEATURES, dtype=np.float32).reshape(rows, N_FEATURES), snippet=snippet)
+
+
+def test_store_keeps_labels_and_the_newest_wins(tmp_path):
+    with LabelStore(tmp_path / "l.sqlite3") as store:
+        first, replaced = store.add(_label(label=0))
+        assert replaced is None and first.id > 0
+        other, _ = store.add(_label(path=("p.note",), label=1))
+        second, replaced = store.add(_label(label=1))
+        assert replaced is not None and replaced.id == first.id and replaced.label == 0
+        active = store.labels("news.example")
+        assert [(lab.signature.key, lab.label) for lab in active] == [("p.note", 1), ("div.side", 1)]
+        assert len(store.labels(active_only=False)) == 3
+        np.testing.assert_array_equal(active[1].features, second.features)
+        x, y = store.training_rows()
+        assert x.shape == (4, N_FEATURES) and sorted(y.tolist()) == [1, 1, 1, 1]
+        removed, restored = store.undo("news.example")
+        assert removed.id == second.id and restored.id == first.id
+        assert [(lab.signature.key, lab.label) for lab in store.labels("news.example")] == [("div.side", 0), ("p.note", 1)]
+        assert store.sites() == {"news.example": 2}
+        assert store.delete(site="news.example") == 2 and store.count() == 0
+        assert store.undo() == (None, None)
+
+
+def test_export_import_round_trip_and_bad_lines(tmp_path):
+    with LabelStore(tmp_path / "a.sqlite3") as store:
+        store.add(_label())
+        store.add(_label(site="other.example", path=("nav",), label=0, zone="header"))
+        lines = [json.dumps(lab.to_json()) for lab in store.labels()]
+    with LabelStore(tmp_path / "b.sqlite3") as store:
+        assert store.import_labels(read_jsonl(lines)) == 2
+        got = store.labels()
+        assert [(lab.site, lab.signature, lab.snippet) for lab in got] == [
+            ("news.example", Signature(("div.side",)), "Most read"), ("other.example", Signature(("nav",), "header"), "Most read")
+        ]
+        assert got[0].features.shape == (2, N_FEATURES)
+    bad = [
+        "not json",
+        json.dumps({"site": "a.example", "label": "maybe", "path": []}),
+        json.dumps({"site": "a.example", "label": "noise", "path": ["div"], "features": [[1, 2]]}),
+        json.dumps({"site": "a.example", "label": "noise", "path": ["div"], "feature_names": ["x"]}),
+        json.dumps({"label": "noise", "path": ["div"]}),
+    ]
+    for line in bad:
+        with pytest.raises(LabelStoreError, match="line 2"):
+            list(read_jsonl(["", line]))
+
+
+def _add_in_process(path: str, kill: bool) -> None:
+    store = LabelStore(path)
+    if kill:
+        import sqlite3
+
+        real = store._db
+
+        class Dying:
+            def execute(self, sql, *args):
+                if sql.startswith("INSERT INTO labels"):
+                    real.execute(sql, *args)
+                    os._exit(3)  # the process dies inside the write transaction, after the insert
+                return real.execute(sql, *args)
+
+        store._db = Dying()
+        assert isinstance(real, sqlite3.Connection)
+    for k in range(20):
+        store.add(_label(path=(f"div.k{k}",) if not kill else ("div.dead",)))
+
+
+def test_a_process_killed_mid_write_leaves_the_store_as_it_was(tmp_path):
+    path = str(tmp_path / "l.sqlite3")
+    with LabelStore(path) as store:
+        store.add(_label())
+    ctx = multiprocessing.get_context("spawn")
+    p = ctx.Process(target=_add_in_process, args=(path, True))
+    p.start()
+    p.join(60)
+    assert p.exitcode == 3
+    with LabelStore(path) as store:
+        assert store._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert [lab.signature.key for lab in store.labels()] == ["div.side"]
+
+
+def test_two_processes_label_at_once(tmp_path):
+    path = str(tmp_path / "l.sqlite3")
+    LabelStore(path).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_add_in_process, args=(path, False)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    with LabelStore(path) as store:
+        assert store.count() == 20 and len(store.labels(active_only=False)) == 40  # each signature twice, the newest active
+
+
+def test_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "l.sqlite3"
+    LabelStore(path).close()
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.commit()
+    db.close()
+    with pytest.raises(LabelStoreError, match="schema version 99"):
+        LabelStore(path)
+
+
+# ------------------------------------------------------------------ rules on real pages
+
+
+def _site_pages(datasets_dir, name="big9", site="nypost.com", count=6):
+    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+
+    ds = load_dataset(datasets_dir / name)
+    ids = [r.id for r in ds.rows if r.site == site][:count]
+    return [(parse_html(read_page(ds, i), url=ds.record(i).url), read_truth(ds, i)) for i in ids]
+
+
+def _f1(text, truth):
+    from collections import Counter
+
+    from pagesieve.evaluation.metric import prf_counts, tokens
+
+    return prf_counts(Counter(tokens(text)), Counter(tokens(truth)))[2]
+
+
+def test_a_hide_correction_on_one_page_applies_to_the_next_pages_of_the_site(datasets_dir):
+    """On a real site, hide the noise block the classifier keeps with the most text on page 1
+    (what a user would right-click): on the other pages, blocks of the same kind are matched and
+    dropped, and the text gets no worse against the truth anywhere, and better somewhere."""
+    from pagesieve.blocks import subtree_ends
+    from pagesieve.extract import extract_page
+    from pagesieve.training.labels import content_shares, truth_reference
+
+    pages = _site_pages(datasets_dir)
+    first, truth = pages[0]
+    analysis, keep = judge_page(first)
+    tokens, content = truth_reference(truth)
+    counts, shares = content_shares(analysis.blocks, range(len(analysis.blocks)), tokens, content)
+    last = subtree_ends(analysis.blocks)
+    # the kept block whose subtree holds the most kept noise tokens and no content token
+    best, best_gain = None, 0
+    for b in analysis.blocks[1:]:
+        inside = range(b.index, last[b.index] + 1)
+        if any(counts[i] and shares[i] > 0.25 for i in inside):
+            continue
+        gain = sum(counts[i] for i in inside if keep[i])
+        if gain > best_gain:
+            best, best_gain = b.index, gain
+    assert best is not None, "the classifier keeps no noise on this page: pick another page for the test"
+    label = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, best, 0, keep=keep)
+    assert label.anchor is not None, "the picked paragraph has look-alikes that hold the story: the rule names its text"
+    label.id = 1
+    rules = SiteRules("nypost.com", [label])
+    assert label.features.shape[1] == N_FEATURES and label.snippet
+    gains, matched_pages = [], 0
+    for (page, page_truth), (again, _) in zip(pages[1:], _site_pages(datasets_dir)[1:]):
+        plain = extract_page(page)
+        corrected = extract_page(again, corrections=rules)
+        gains.append(_f1(corrected.text, page_truth) - _f1(plain.text, page_truth))
+    for page, _ in _site_pages(datasets_dir)[1:]:
+        a, _k = judge_page(page)
+        matched_pages += bool(match_rules(a.page, a.blocks, rules))
+    assert matched_pages >= 3, "the signature should find the same kind of block on most pages of the site"
+    assert min(gains) >= -0.001 and max(gains) > 0
+
+
+def test_content_rule_keeps_and_noise_rule_hides_whole_subtrees():
+    html = """<html><body><div class="story"><p>One paragraph of the story with words.</p>
+    <div class="box"><p>Boxed text that the rule keeps.</p><p>More boxed text.</p></div></div>
+    <div class="rail"><ul><li>Link one</li><li>Link two</li></ul></div></body></html>"""
+    page = parse_html(html, url="https://x.example/1")
+    analysis, keep = judge_page(page)
+    blocks = analysis.blocks
+    by_class = {b.element.get("class"): b.index for b in blocks if b.element.get("class")}
+    paths = PathIndex(analysis.page)
+    keep_rule = Label("x.example", None, 1, paths.signature(blocks[by_class["box"]].element), np.zeros((0, N_FEATURES)), id=1)
+    hide_rule = Label("x.example", None, 0, paths.signature(blocks[by_class["rail"]].element), np.zeros((0, N_FEATURES)), id=2)
+    keep = [False] * len(blocks)
+    keep[by_class["rail"] + 2] = True
+    matches = apply_rules(analysis.page, blocks, keep, SiteRules("x.example", [keep_rule, hide_rule]))
+    assert [m.label.id for m in matches] == [1, 2]
+    texts = {blocks[i].text for i in range(len(blocks)) if keep[i]}
+    assert texts == {"Boxed text that the rule keeps.", "More boxed text."}
+    assert noise_rule_ids(blocks, matches) == [blocks[by_class["rail"]].node_id]
+    # a correction on a word inside a paragraph names the paragraph
+    word = parse_html('<html><body><p>Text <b id="w">bold</b> more</p></body></html>')
+    a, _ = judge_page(word)
+    node = a.page.node_id(a.page.root.find(".//b"))
+    assert a.blocks[target_block(a.blocks, a.page.element_by_id(), node)].tag == "p"
+    assert target_block(a.blocks, a.page.element_by_id(), 10**6) is None
+
+
+def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
+    """``eval --corrections``: 2 corrections per site on 2 big9 sites; F1 on the sites' other
+    pages (the same pages for both runs) goes up."""
+    import argparse
+
+    from pagesieve.evaluation.datasets import load_dataset
+    from pagesieve.evaluation.runner import _evaluate_corrections
+
+    ds = load_dataset(datasets_dir / "big9")
+    ids = [r.id for r in ds.rows if r.site in ("nypost.com", "foxnews.com")][:24] + \
+        [r.id for r in ds.rows if r.site == "foxnews.com"][:12]
+    ids = list(dict.fromkeys(ids))
+    results = {}
+    for n in (0, 2):
+        args = argparse.Namespace(corrections=n, correction_pages=2, templates=None, history=None, history_where=None)
+        result, scored = _evaluate_corrections(ds, ids, args, None)
+        results[n] = (result, scored)
+    assert results[0][1] == results[2][1] and len(results[0][1]) == len(ids) - 4
+    assert results[0][0].corrections == 0 and 1 <= results[2][0].corrections <= 4
+    assert results[2][0].f1 > results[0][0].f1
+
+
+# ------------------------------------------------------------------ command line and the personal model
+
+
+def test_labels_commands_and_the_personal_model(tmp_path, capsys):
+    """``labels list|export|import|delete``, ``train --personal`` (the shipped model is never
+    written; the personal one moves the decision on the labelled rows towards their labels) and
+    ``reset --personal``."""
+    from pagesieve.cli import main
+    from pagesieve.model_store import SHIPPED_MODEL, _sha256, compiled_path, load_model
+
+    store_path = tmp_path / "labels.sqlite3"
+    rng = np.random.default_rng(7)
+    shipped = load_model()
+    # rows the shipped model calls content, labelled noise by the user
+    x = rng.normal(size=(4000, N_FEATURES)) * shipped.svm.scale + shipped.svm.mean
+    d = shipped.decision(x)
+    rows = x[np.argsort(-d)[:60]]
+    with LabelStore(store_path) as store:
+        store.add(Label("news.example", "https://news.example/1", 0, Signature(("div.rail",)), rows.astype(np.float32), snippet="Most read"))
+    assert main(["labels", "list", "--store", str(store_path)]) == 0
+    out = capsys.readouterr().out
+    assert "news.example" in out and "div.rail" in out and "noise" in out
+    export = tmp_path / "labels.jsonl"
+    assert main(["labels", "export", str(export), "--store", str(store_path)]) == 0
+    assert len(export.read_text().splitlines()) == 1
+    other = tmp_path / "other.sqlite3"
+    assert main(["labels", "import", str(export), "--store", str(other)]) == 0
+    with LabelStore(other) as store:
+        assert store.count() == 1 and store.labels()[0].features.shape == (60, N_FEATURES)
+    (tmp_path / "bad.jsonl").write_text('{"site": "a.example"}\n')
+    assert main(["labels", "import", str(tmp_path / "bad.jsonl"), "--store", str(other)]) == 10
+    assert "line 1" in capsys.readouterr().err
+
+    before = _sha256(SHIPPED_MODEL)
+    model_file = tmp_path / "personal-model.skops"
+    assert main(["train", "--personal", "--labels", str(store_path), "--model-file", str(model_file)]) == 0
+    assert _sha256(SHIPPED_MODEL) == before
+    personal = load_model(compiled_path(model_file))
+    assert personal.meta["personal"]["user_rows"] == 60
+    assert (personal.decision(rows) < d[np.argsort(-d)[:60]]).mean() > 0.9, "the user's noise rows moved towards noise"
+    assert main(["reset", "--personal", "--model-file", str(model_file)]) == 0
+    assert not model_file.exists() and not compiled_path(model_file).exists()
+    assert main(["labels", "delete", "--all", "--store", str(store_path)]) == 0
+    assert main(["train", "--personal", "--labels", str(store_path), "--model-file", str(model_file)]) == 5
