@@ -88,9 +88,15 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 // ---------------------------------------------------------------- save: menu and shortcut
 
 const SAVE_MENU = "pagesieve-save";
+const HIDE_MENU = "pagesieve-hide";
+const KEEP_MENU = "pagesieve-keep";
+const UNDO_MENU = "pagesieve-undo";
 
 api.runtime.onInstalled.addListener(() => {
   api.contextMenus.create({ id: SAVE_MENU, title: "Save clean article (pagesieve)", contexts: ["page", "selection", "link", "image"] });
+  api.contextMenus.create({ id: HIDE_MENU, title: "Hide this (noise)", contexts: ["all"] });
+  api.contextMenus.create({ id: KEEP_MENU, title: "Keep this (content)", contexts: ["all"] });
+  api.contextMenus.create({ id: UNDO_MENU, title: "Undo last correction", contexts: ["all"] });
 });
 
 // The content script saves (it holds the page and fetches the images); a short badge tells
@@ -110,9 +116,23 @@ async function saveTab(tab) {
   setTimeout(() => api.action.setBadgeText({ tabId: tab.id, text: "" }).catch(() => {}), 4000);
 }
 
-api.contextMenus.onClicked.addListener((info, tab) => {
-  if (info.menuItemId === SAVE_MENU) saveTab(tab);
-});
+// "Hide this" / "Keep this" start the content script's picker on the right-clicked block;
+// "Undo last correction" removes the newest correction of the site.
+async function onMenuClick(info, tab) {
+  if (!tab || tab.id === undefined) return { ok: false, error: "no tab" };
+  if (info.menuItemId === SAVE_MENU) return saveTab(tab);
+  const message = info.menuItemId === UNDO_MENU ? { type: "pagesieve.undo" }
+    : { type: "pagesieve.pick", label: info.menuItemId === HIDE_MENU ? "noise" : "content" };
+  if (info.menuItemId !== UNDO_MENU && info.menuItemId !== HIDE_MENU && info.menuItemId !== KEEP_MENU) return { ok: false, error: "unknown menu item" };
+  try {
+    return await api.tabs.sendMessage(tab.id, message, { frameId: info.frameId || 0 });
+  } catch (e) {
+    return { ok: false, error: "this page cannot be corrected (reload it, or it is a browser page)" };
+  }
+}
+globalThis.pagesieveMenuClick = onMenuClick;  // the browser tests click the menu through this
+
+api.contextMenus.onClicked.addListener((info, tab) => { onMenuClick(info, tab); });
 
 api.commands.onCommand.addListener(async (command, tab) => {
   if (command !== "save-article") return;

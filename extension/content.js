@@ -213,7 +213,7 @@
   async function run(wanted, measure) {
     off();
     if (wanted === "off") return { ok: true, hidden: 0, words: visibleWords() };
-    if (wanted !== "hide" && wanted !== "reader") return { ok: false, error: "mode must be hide, reader or off" };
+    if (wanted !== "hide" && wanted !== "reader" && wanted !== "corrections") return { ok: false, error: "mode must be hide, reader, corrections or off" };
     const t0 = performance.now();
     const elements = new Map();
     const snapshot = globalThis.pagesieveSnapshot(document, { elements });
@@ -224,13 +224,13 @@
     }
     const reply = answer.reply;
     if (!reply.ok) return { ok: false, error: reply.error.message, code: reply.error.code };
-    if (wanted === "hide") hide(reply.hide, elements);
-    else await showReader(reply.article);
+    if (wanted === "reader") await showReader(reply.article);
+    else hide(reply.hide, elements);
     mode = wanted;
     const t2 = performance.now();
     return {
-      ok: true, hidden: wanted === "hide" ? hidden.length : reply.hide.length, words: visibleWords(),
-      site: reply.site, sitePages: reply.site_pages, model: reply.model,
+      ok: true, hidden: wanted === "reader" ? reply.hide.length : hidden.length, words: visibleWords(),
+      site: reply.site, sitePages: reply.site_pages, model: reply.model, corrections: reply.corrections,
       timing: {
         snapshotMs: t1 - t0, totalMs: t2 - t0, elements: elements.size, host: reply.host_ms,
         bytes: measure ? new TextEncoder().encode(JSON.stringify(snapshot)).length : undefined,
@@ -250,16 +250,206 @@
     return true;
   });
 
-  // Learn the site's template from this visit, where the user lets it (options page).
+  // Learn the site's template from this visit, where the user lets it (options page); then
+  // apply the site's auto-mode, or else the user's own "hide this" corrections for the site.
   async function learnOnLoad() {
-    const { learn = {} } = await api.storage.local.get("learn");
-    const site = location.hostname.replace(/^www\./, "");
-    if (!site || !/^https?:$/.test(location.protocol) || learn[site] === false || learn["*"] === false) return;
-    const snapshot = globalThis.pagesieveSnapshot(document);
-    await ask("learn", { snapshot });
-    const { auto = {} } = await api.storage.local.get("auto");
+    const { learn = {}, auto = {}, corrected = {} } = await api.storage.local.get(["learn", "auto", "corrected"]);
+    const site = siteOf();
+    if (!site || !/^https?:$/.test(location.protocol)) return;
+    if (learn[site] !== false && learn["*"] !== false) {
+      const snapshot = globalThis.pagesieveSnapshot(document);
+      await ask("learn", { snapshot });
+    }
     if (auto[site] === "hide" || auto[site] === "reader") run(auto[site]);
+    else if (corrected[site] > 0 && mode === "off") run("corrections");
   }
+
+  function siteOf() {
+    return location.hostname.replace(/^www\./, "");
+  }
+
+  // ---------------------------------------------------------------- corrections (right-click)
+  // The context menu's "Hide this" / "Keep this" start a picker on the block under the
+  // right-click: the host's block tags (blocks.py BLOCK_TAGS), so the highlight shows exactly
+  // what the correction applies to. Arrow up widens to the enclosing block, arrow down narrows
+  // back; Enter saves, Esc cancels.
+  const BLOCK_TAGS = new Set(("div section article main header footer nav aside p h1 h2 h3 h4 h5 h6 ul ol li " +
+    "dl dt dd table thead tbody tfoot tr td th caption blockquote pre figure figcaption address details summary hgroup menu").split(" "));
+  let lastTarget = null;
+  let picker = null;   // {host, root, box, bar, chain, depth, label}
+  let lastCorrectionSite = null;
+  document.addEventListener("contextmenu", (event) => {
+    const path = event.composedPath ? event.composedPath() : [event.target];
+    lastTarget = path.find((n) => n && n.nodeType === 1) || null;
+  }, true);
+
+  function blockChain(el) {  // the blocks from the one under the pointer outwards, body excluded
+    const chain = [];
+    for (let n = el; n && n.nodeType === 1 && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      if (BLOCK_TAGS.has(n.localName)) chain.push(n);
+    }
+    return chain;
+  }
+
+  function describe(el) {
+    const classes = [...el.classList].filter((c) => !/\d/.test(c)).slice(0, 2);
+    return el.localName + classes.map((c) => "." + c).join("");
+  }
+
+  function uiRoot() {
+    const host = document.createElement("pagesieve-ui");
+    host.style.cssText = "all: initial; position: fixed; inset: 0; pointer-events: none; z-index: 2147483647;";
+    const root = host.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = `
+      .box { position: fixed; box-sizing: border-box; border: 2px solid; border-radius: 3px; pointer-events: none; }
+      .noise { border-color: #c62828; background: rgba(198, 40, 40, 0.12); }
+      .content { border-color: #2e7d32; background: rgba(46, 125, 50, 0.12); }
+      .bar, .toast { position: fixed; left: 50%; transform: translateX(-50%); font: 14px/1.4 system-ui, sans-serif;
+        background: #222; color: #fff; padding: 8px 14px; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.3); max-width: 80vw; }
+      .bar { top: 12px; } .toast { bottom: 16px; }
+      kbd { font: inherit; border: 1px solid #777; border-radius: 3px; padding: 0 4px; }`;
+    root.append(style);
+    document.documentElement.append(host);
+    return { host, root };
+  }
+
+  function drawPicker() {
+    const el = picker.chain[picker.depth];
+    const r = el.getBoundingClientRect();
+    Object.assign(picker.box.style, { left: r.left + "px", top: r.top + "px", width: r.width + "px", height: r.height + "px" });
+    picker.box.dataset.tag = el.localName;
+    const verb = picker.label === "noise" ? "Hide" : "Keep";
+    picker.bar.innerHTML = "";
+    picker.bar.append(`${verb} this: ${describe(el)} (and blocks like it on this site) · `);
+    for (const [key, what] of [["↑", "wider"], ["↓", "narrower"], ["Enter", "save"], ["Esc", "cancel"]]) {
+      const k = document.createElement("kbd");
+      k.textContent = key;
+      picker.bar.append(k, ` ${what} `);
+    }
+  }
+
+  function closePicker() {
+    if (!picker) return;
+    picker.host.remove();
+    window.removeEventListener("keydown", onPickerKey, true);
+    window.removeEventListener("scroll", drawPicker, true);
+    picker = null;
+  }
+
+  function onPickerKey(event) {
+    if (!picker) return;
+    const keys = { ArrowUp: 1, ArrowDown: -1 };
+    if (event.key in keys) {
+      picker.depth = Math.min(picker.chain.length - 1, Math.max(0, picker.depth + keys[event.key]));
+      drawPicker();
+    } else if (event.key === "Enter") {
+      const el = picker.chain[picker.depth];
+      const label = picker.label;
+      closePicker();
+      correct(el, label).catch((error) => toast("Not saved: " + String(error.message || error), false));
+    } else if (event.key === "Escape") {
+      closePicker();
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  function startPicker(label) {
+    closePicker();
+    const chain = lastTarget ? blockChain(lastTarget) : [];
+    if (!chain.length) return { ok: false, error: "right-click on the part of the page to correct" };
+    const { host, root } = uiRoot();
+    const box = document.createElement("div");
+    box.className = "box " + label;
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    root.append(box, bar);
+    picker = { host, root, box, bar, chain, depth: 0, label };
+    drawPicker();
+    window.addEventListener("keydown", onPickerKey, true);
+    window.addEventListener("scroll", drawPicker, true);
+    return { ok: true, picking: describe(chain[0]) };
+  }
+
+  let toastTimer = null;
+  function clearToast() {
+    const old = document.querySelector("pagesieve-ui[data-kind=toast]");
+    if (old) old.remove();
+  }
+
+  function toast(text, ok) {  // a note at the bottom of the page, gone after 5 s
+    clearToast();
+    const { host, root } = uiRoot();
+    host.dataset.kind = "toast";
+    const box = document.createElement("div");
+    box.className = "toast";
+    box.textContent = text;
+    box.dataset.ok = ok ? "1" : "0";
+    root.append(box);
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(clearToast, 5000);
+  }
+
+  async function remember(site, count) {
+    const { corrected = {} } = await api.storage.local.get("corrected");
+    if (count > 0) corrected[site] = count; else delete corrected[site];
+    await api.storage.local.set({ corrected });
+  }
+
+  async function reapply() {
+    const wanted = mode === "off" ? "corrections" : mode;
+    return run(wanted);
+  }
+
+  // Save a correction: the host stores it (on disk) before answering; then the page shows it.
+  async function correct(el, label) {
+    if (mode === "reader") off();  // corrections are made on the page itself
+    clearToast();  // our own notes are not part of the page
+    const elements = new Map();
+    const snapshot = globalThis.pagesieveSnapshot(document, { elements });
+    let node = -1;
+    for (const [id, e] of elements) if (e === el) { node = id; break; }
+    if (node < 0) throw new Error("that part of the page is not visible");
+    const { snippets = true } = await api.storage.local.get("snippets");
+    const answer = await ask("label", { snapshot, node, label, snippets });
+    if (!answer || !answer.ok) throw new Error((answer && answer.error) || "no answer from the extension");
+    const reply = answer.reply;
+    if (!reply.ok) throw new Error(reply.error.message);
+    lastCorrectionSite = reply.site;
+    await remember(reply.site, reply.corrections);
+    await reapply();
+    const verb = label === "noise" ? "hide" : "keep";
+    let text = `Saved: ${verb} ${reply.label.signature} on ${reply.site}.`;
+    if (reply.replaced) text += ` It replaces your earlier “${reply.replaced.label === "noise" ? "hide" : "keep"}” of the same kind of block.`;
+    toast(text, true);
+    return reply;
+  }
+
+  async function undoCorrection() {
+    const answer = await ask("label", { undo: true, site: lastCorrectionSite || siteOf() });
+    if (!answer || !answer.ok) return toast("Not undone: " + ((answer && answer.error) || "no answer"), false);
+    const reply = answer.reply;
+    if (!reply.ok) return toast("Not undone: " + reply.error.message, false);
+    if (!reply.removed) return toast("There is no correction to undo on this site.", false);
+    const count = await ask("labels", { site: reply.removed.site });
+    await remember(reply.removed.site, count && count.ok && count.reply.ok ? count.reply.labels.length : 0);
+    await reapply();
+    toast(`Undone: ${reply.removed.label === "noise" ? "hide" : "keep"} ${reply.removed.signature}.`, true);
+  }
+
+  api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (!message || (message.type !== "pagesieve.pick" && message.type !== "pagesieve.undo")) return false;
+    if (message.type === "pagesieve.undo") {
+      undoCorrection().then(() => sendResponse({ ok: true }), (e) => sendResponse({ ok: false, error: String(e.message || e) }));
+      return true;
+    }
+    if (message.label !== "noise" && message.label !== "content") sendResponse({ ok: false, error: "label must be noise or content" });
+    else sendResponse(startPicker(message.label));
+    return false;
+  });
   // when the page is idle, so that learning never competes with the page's own loading
   const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));
   idle(() => learnOnLoad().catch(() => {}), { timeout: 5000 });

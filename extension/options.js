@@ -83,3 +83,30 @@ renderLearned();
     $("folderStatus").textContent = folder ? "Saved articles go there from now on." : "Saved articles go to the default folder.";
   });
 })();
+
+// the user's right-click corrections ("Hide this" / "Keep this"), newest first
+async function renderCorrections() {
+  const { snippets = true } = await api.storage.local.get("snippets");
+  $("snippets").checked = snippets;
+  const body = document.querySelector("#corrections tbody");
+  body.textContent = "";
+  let reply;
+  try {
+    reply = await host("labels");
+  } catch (e) {
+    $("correctionsStatus").textContent = "The pagesieve host does not answer (" + e.message + ").";
+    return;
+  }
+  $("correctionsStatus").textContent = reply.labels.length ? "" : "No corrections yet: right-click a part of a page and pick Hide this or Keep this.";
+  for (const lab of reply.labels) {
+    const tr = document.createElement("tr");
+    for (const value of [lab.site, lab.label === "noise" ? "hide" : "keep", lab.signature, lab.snippet || ""]) {
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+}
+$("snippets").addEventListener("change", () => api.storage.local.set({ snippets: $("snippets").checked }));
+renderCorrections();

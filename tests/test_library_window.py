@@ -165,6 +165,15 @@ def test_api_learned_sites_and_forgetting(library: Library, tmp_path: Path, exam
     api = LibraryApi(library, store_path)
     sites = api.sites()
     assert sites["ok"] and sites["store"] == str(store_path) and sites["labels"] == 0
+    from pagesieve.corrections.signature import Signature
+    from pagesieve.corrections.store import Label, LabelStore
+    import numpy as np
+
+    from pagesieve.features import N_FEATURES
+
+    with LabelStore(tmp_path / "labels.sqlite3") as labels:  # beside the template store, as in the user's folder
+        labels.add(Label("other.example", None, 0, Signature(("aside",)), np.zeros((0, N_FEATURES), np.float32)))
+    assert api.sites()["labels"] == 1
     by_site = {s["site"]: s for s in sites["sites"]}
     assert set(by_site) == {"hillkitchen.example", "other.example"}
     assert by_site["hillkitchen.example"]["pages"] == 3 and by_site["hillkitchen.example"]["bytes"] > 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 import struct
 import subprocess
@@ -20,10 +22,13 @@ URL = "https://hillkitchen.example/posts/sourdough-altitude/"
 class HostProcess:
     def __init__(self, tmp_path):
         self.library = tmp_path / "library"
+        self.personal = tmp_path / "personal-model.skops"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pagesieve.native", "--store", str(tmp_path / "t.sqlite3"),
-             "--log-dir", str(tmp_path / "log"), "--library-dir", str(self.library), "chrome-extension://abc/"],
+             "--log-dir", str(tmp_path / "log"), "--library-dir", str(self.library),
+             "--labels", str(tmp_path / "labels.sqlite3"), "chrome-extension://abc/"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=dict(os.environ, PAGESIEVE_PERSONAL_MODEL=str(self.personal)),
         )
         self.log = tmp_path / "log" / "host.log"
 
@@ -94,7 +99,7 @@ def test_bad_requests_get_error_replies_and_the_host_keeps_serving(host, snapsho
         ({"v": 1, "id": 7, "type": "explode"}, 6), ({"v": 1, "id": 8, "type": "clean"}, 8),
         ({"v": 1, "id": 9, "type": "clean", "mode": "x", "snapshot": snapshot}, 8),
         ({"v": 1, "id": 10, "type": "clean", "snapshot": {"version": 1, "nodes": "no"}}, 7),
-        ({"v": 1, "id": 11, "type": "save"}, 8), ({"v": 1, "id": 12, "type": "label"}, 9),
+        ({"v": 1, "id": 11, "type": "save"}, 8), ({"v": 1, "id": 12, "type": "label"}, 8),
     ):
         reply = host.request(message)
         assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)
@@ -223,3 +228,59 @@ def test_chunks_cut_between_characters():
     assert len(frames) > 2 and all(len(f) <= MAX_REPLY_BYTES for f in frames)
     parts = [json.loads(f) for f in frames]
     assert "".join(p["data"] for p in parts).encode("utf-8") == body
+
+
+def _node_of(snapshot, tag, text):
+    """Node id of the first ``tag`` element of a snapshot whose own text holds ``text``."""
+    from pagesieve.page.snapshot import parse_snapshot
+
+    page = parse_snapshot(snapshot)
+    for el in page.root.iter(tag):
+        if text in "".join(el.itertext()):
+            return page.node_id(el)
+    raise AssertionError(f"no {tag} with {text!r}")
+
+
+def test_corrections_over_the_protocol(host, snapshot):
+    """label -> stored and applied at once (mode "corrections" and "hide"); the same block
+    labelled again replaces the first label and says so; undo brings the first back; bad
+    corrections get errors; the personal model is retrained in the background while the host
+    keeps answering, and then serves."""
+    node = _node_of(snapshot, "p", "Tried this at 1,800 m")
+    keep_node = _node_of(snapshot, "p", "2,400 metres")
+    before = host.request({"v": 1, "id": 1, "type": "clean", "mode": "corrections", "snapshot": snapshot})
+    assert before["ok"] and before["hide"] == [] and before["corrections"] == 0
+    saved = host.request({"v": 1, "id": 2, "type": "label", "snapshot": snapshot, "node": node, "label": "noise"})
+    assert saved["ok"] and saved["type"] == "labelled" and saved["replaced"] is None, saved
+    assert saved["label"]["label"] == "noise" and saved["label"]["node"] == node and saved["corrections"] == 1
+    assert "Tried this at 1,800 m" in saved["label"]["snippet"]
+    assert host.request({"v": 1, "id": 3, "type": "ping"})["ok"]  # answering while the model retrains
+    applied = host.request({"v": 1, "id": 4, "type": "clean", "mode": "corrections", "snapshot": snapshot})
+    assert node in applied["hide"] and applied["corrections"] == 1
+    hide = host.request({"v": 1, "id": 5, "type": "clean", "mode": "hide", "snapshot": snapshot})
+    assert node not in hide["content"] and keep_node in hide["content"]
+    again = host.request({"v": 1, "id": 6, "type": "label", "snapshot": snapshot, "node": node, "label": "content"})
+    assert again["ok"] and again["replaced"]["label"] == "noise" and again["corrections"] == 1
+    kept = host.request({"v": 1, "id": 7, "type": "clean", "mode": "hide", "snapshot": snapshot})
+    assert node in kept["content"]
+    listed = host.request({"v": 1, "id": 8, "type": "labels"})
+    assert [lab["label"] for lab in listed["labels"]] == ["content"] and listed["sites"] == {"hillkitchen.example": 1}
+    undone = host.request({"v": 1, "id": 9, "type": "label", "undo": True, "site": "hillkitchen.example"})
+    assert undone["removed"]["label"] == "content" and undone["restored"]["label"] == "noise"
+    for message, code in (
+        ({"node": node, "label": "maybe"}, 8), ({"node": "x", "label": "noise"}, 8),
+        ({"node": 10**6, "label": "noise"}, 15), ({"undo": True, "site": ""}, 8),
+    ):
+        reply = host.request({"v": 1, "id": 10, "type": "label", "snapshot": snapshot, **message})
+        assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)
+    no_site = dict(snapshot, url="file:///tmp/page.html")
+    assert host.request({"v": 1, "id": 11, "type": "label", "snapshot": no_site, "node": node, "label": "noise"})["error"]["code"] == 8
+    deadline = time.monotonic() + 120
+    model = None
+    while time.monotonic() < deadline and model != "personal":
+        time.sleep(0.5)
+        model = host.request({"v": 1, "id": 12, "type": "clean", "mode": "hide", "snapshot": snapshot})["model"]
+    assert model == "personal" and host.personal.is_file()
+    assert host.close() == 0
+    log = host.log.read_text(encoding="utf-8")
+    assert "retraining in process" in log and "retraining ended with exit status 0" in log

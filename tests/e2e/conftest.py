@@ -20,11 +20,14 @@ class _Pages(http.server.BaseHTTPRequestHandler):
     """/example/ -> examples/article.html; /ds/<dataset>/<id>/ -> the dataset page (read in place)."""
 
     datasets: Path | None = None
+    extra: dict[str, bytes] = {}  # "/path/" -> page, registered by tests (serve_page)
 
     def do_GET(self):  # noqa: N802 - http.server's name
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         body = None
-        if parts[:1] == ["example"]:
+        if "/" + "/".join(parts) + "/" in self.extra:
+            body = self.extra["/" + "/".join(parts) + "/"]
+        elif parts[:1] == ["example"]:
             body = (REPO / "examples" / "article.html").read_bytes()
         elif len(parts) >= 3 and parts[0] == "ds" and self.datasets is not None:
             page = self.datasets / parts[1] / "pages" / f"{parts[2]}.html.gz"
@@ -51,6 +54,16 @@ def server(datasets_dir_optional):
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
+
+
+@pytest.fixture
+def serve_page(server):
+    """``serve_page(path, html)``: serve ``html`` at ``path`` (``"/site/a/"``) from the test server."""
+
+    def add(path: str, html: str) -> None:
+        _Pages.extra[path] = html.encode("utf-8")
+
+    return add
 
 
 @pytest.fixture(scope="session")

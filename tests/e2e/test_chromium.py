@@ -255,3 +255,76 @@ def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_o
     with Library(chromium_context.pagesieve_library) as library:
         assert library.count() == 1
     page.close()
+
+
+NEWS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour Daily</title></head>
+<body><header class="masthead"><a href="/">Harbour Daily</a> <nav><a href="/news/">News</a> <a href="/sport/">Sport</a></nav></header>
+<div class="layout css-{hash}"><article class="story"><h1>{title}</h1>
+<p>{lead} The council met on Tuesday evening to discuss the harbour wall, which has been closed since the storms of last winter.</p>
+<p>Engineers told the meeting that the repairs would take at least six more months, and that the cost had risen by a third since the first estimate in spring.</p>
+<p>Residents who live along the front said they had waited long enough, and asked for a temporary walkway to be built while the work goes on.</p>
+</article>
+<div class="promo sc-{hash2}"><p>{promo}</p><p><a href="/subscribe">Subscribe now</a></p></div>
+</div><footer><p>Harbour Daily, 1 Quay Street.</p></footer></body></html>"""
+
+
+def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(chromium_context, server, serve_page, artifacts):
+    """Issue "corrections": right-click "Hide this" on an element, widen the picker to its block,
+    save; the block is hidden, still hidden after a reload, and the same kind of block is hidden
+    on another page of the site whose class names differ (random hashes)."""
+    serve_page("/harbour/wall/", NEWS_PAGE.format(title="Harbour wall to stay shut", hash="8f7a6b", hash2="bdVaJa",
+                                                  lead="The harbour wall will stay closed until summer.",
+                                                  promo="Get the Harbour Daily weekend edition for half price this month."))
+    serve_page("/harbour/ferry/", NEWS_PAGE.format(title="Ferry timetable changes", hash="1c2d3e", hash2="kNNfBx",
+                                                   lead="The island ferry will sail twice a day from May.",
+                                                   promo="Our newsletter brings the harbour news to your inbox every morning."))
+    worker = chromium_context.service_workers[0]
+    visible = "(text) => [...document.querySelectorAll('p')].filter((p) => p.textContent.includes(text)).every((p) => p.checkVisibility())"
+    page = open_page(chromium_context, f"{server}/harbour/wall/")
+    page.wait_for_timeout(1000)  # learn-on-load
+    page.click("text=weekend edition", button="right")  # the content script notes what was right-clicked
+    started = worker.evaluate(
+        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+        " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-hide', frameId: 0}, tab); }", page.url)
+    assert started == {"ok": True, "picking": "p"}, started
+    picker_tag = "() => document.querySelector('pagesieve-ui').shadowRoot.querySelector('.box').dataset.tag"
+    assert page.evaluate(picker_tag) == "p"
+    page.keyboard.press("ArrowUp")  # widen: the promo box
+    assert page.evaluate(picker_tag) == "div"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowDown")  # and back
+    assert page.evaluate(picker_tag) == "div"
+    page.screenshot(path=str(artifacts / "chromium-picker.png"))
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('.promo').checkVisibility()", timeout=20000)
+    note = page.evaluate("() => document.querySelector('pagesieve-ui[data-kind=toast]').shadowRoot.textContent")
+    assert "Saved: hide" in note and "127.0.0.1" in note
+    assert page.evaluate(visible, "Engineers told the meeting")
+    assert not page.evaluate(visible, "Subscribe now")
+
+    page.reload()
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => !document.querySelector('.promo').checkVisibility()", timeout=20000)
+    assert page.evaluate(visible, "Residents who live along the front")
+
+    second = open_page(chromium_context, f"{server}/harbour/ferry/")
+    second.wait_for_function("() => !document.querySelector('.promo').checkVisibility()", timeout=20000)
+    assert second.evaluate(visible, "island ferry will sail") and not second.evaluate(visible, "newsletter brings")
+    second.screenshot(path=str(artifacts / "chromium-correction-second-page.png"))
+
+    from pagesieve.native.install import EXTENSION_ID
+
+    options = chromium_context.new_page()  # the options page lists the correction
+    options.goto(f"chrome-extension://{EXTENSION_ID}/options.html")
+    row = options.wait_for_selector("#corrections tbody tr", timeout=15000).inner_text()
+    assert "127.0.0.1" in row and "hide" in row and "div.promo" in row and "weekend edition" in row
+    options.close()
+
+    # "Undo last correction" brings the block back, here and (after a reload) for good
+    undone = worker.evaluate(
+        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+        " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-undo', frameId: 0}, tab); }", second.url)
+    assert undone == {"ok": True}, undone
+    second.wait_for_function("() => document.querySelector('.promo').checkVisibility()", timeout=20000)
+    page.close()
+    second.close()

@@ -112,10 +112,15 @@ class LibraryApi:
         choose_path: PathChooser | None = None,
         *,
         system_trash: bool = True,
+        labels_path: str | os.PathLike[str] | None = None,
     ) -> None:
         # private attributes: pywebview exposes public attributes' methods to JavaScript too
         self._library = library
         self._store_path = Path(store_path) if store_path is not None else None
+        # the label store lives beside the template store (both in the user's data folder)
+        if labels_path is None and self._store_path is not None:
+            labels_path = self._store_path.with_name("labels.sqlite3")
+        self._labels_path = Path(labels_path) if labels_path is not None else None
         self._choose_path = choose_path
         self._system_trash = system_trash
 
@@ -206,18 +211,26 @@ class LibraryApi:
     def sites(self) -> dict:
         """``{"store", "sites": [{"site", "pages", "entries", "bytes", "last_used"}], "labels"}``:
         what the site templates learned, most recently used first (``last_used`` in Unix
-        seconds), and the number of personal labels (corrections the user made; none are
-        recorded yet, so 0)."""
+        seconds), and the number of personal labels (the user's active right-click corrections,
+        :mod:`pagesieve.corrections.store`; 0 when the label store cannot be read)."""
+        from pagesieve.corrections.store import LabelStore
+        from pagesieve.errors import LabelStoreError
+
         with self._store() as store:
             sites = store.sites()
             path = store.path
+        try:
+            with LabelStore(self._labels_path) as labels:
+                label_count = labels.count()
+        except LabelStoreError:
+            label_count = 0
         return {
             "store": str(path),
             "sites": [
                 {"site": s.site, "pages": s.pages, "entries": s.entries, "bytes": s.bytes, "last_used": s.last_used}
                 for s in sites
             ],
-            "labels": 0,
+            "labels": label_count,
         }
 
     @_guarded

@@ -66,11 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", type=Path, default=None, help="template store file")
     parser.add_argument("--log-dir", type=Path, default=None, help="log folder")
     parser.add_argument("--library-dir", type=Path, default=None, help="folder of saved articles")
+    parser.add_argument("--labels", type=Path, default=None, help="label store file (the user's corrections)")
     parser.add_argument("origin", nargs="*", help=argparse.SUPPRESS)
     args, _unknown = parser.parse_known_args(argv)
     setup_logging(args.log_dir)
     log.info("host started (origin %s)", " ".join(args.origin) or "-")
-    host = Host(store_path=args.store, library_dir=args.library_dir)
+    host = Host(store_path=args.store, library_dir=args.library_dir, labels_path=args.labels)
     try:
         return serve(host, sys.stdin.buffer, sys.stdout.buffer)
     finally:

@@ -20,8 +20,8 @@ from pagesieve import __version__
 PROTOCOL_VERSION = 1
 """The ``v`` of the envelope this host speaks."""
 
-MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "library", "label")
-"""Request types (``label`` is reserved: see :class:`ErrorCode.NOT_AVAILABLE`)."""
+MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "library", "label", "labels")
+"""Request types."""
 
 MAX_SAVE_IMAGES = 500
 """Images a ``save`` request may carry. The library inlines at most what its size caps allow
@@ -50,7 +50,7 @@ class ErrorCode(IntEnum):
     BAD_REQUEST = 8
     """A request field is missing or wrong (e.g. ``mode``)."""
     NOT_AVAILABLE = 9
-    """A reserved type this version does not serve yet (``label``)."""
+    """A type this version does not serve (none at present; kept so the number stays taken)."""
     STORE = 10
     """The template store cannot be read or written."""
     MODEL = 11
@@ -59,6 +59,11 @@ class ErrorCode(IntEnum):
     """The article library cannot be written (folder, files or index)."""
     NOTHING_TO_SAVE = 13
     """The article to save has no text and no image."""
+    LABELS = 14
+    """The label store (the user's corrections) cannot be read or written."""
+    NO_BLOCK = 15
+    """A correction names a node that is not in any block of the page (removed as invisible,
+    or outside the body)."""
 
 
 class ProtocolError(Exception):
@@ -125,24 +130,33 @@ class Host:
             the user's documents folder; :func:`pagesieve.library.folder.library_dir`).
     """
 
-    def __init__(self, store_path=None, model_path=None, library_dir=None) -> None:
+    def __init__(self, store_path=None, model_path=None, library_dir=None, labels_path=None) -> None:
+        from pagesieve.corrections.personal import PersonalModel, Retrainer
+
         self._store_path = store_path
         self._model_path = model_path
+        self._labels_path = labels_path
         self._store = None
+        self._labels = None
         self._model = None
+        self.personal = PersonalModel()
+        self.retrainer = Retrainer(labels_path, None)
         self._handlers: dict[str, Callable[[dict], dict]] = {
             "ping": self.ping, "learn": self.learn, "clean": self.clean,
             "sites": self.sites, "forget": self.forget,
-            "save": self.save, "library": self.library, "label": self.not_available,
+            "save": self.save, "library": self.library, "label": self.label, "labels": self.labels,
         }
         self.library_dir = library_dir  # the article library folder (None: the user's default)
         self._windows: list = []  # library window processes started (reaped when they end)
 
     def close(self) -> None:
-        """Close the template store."""
+        """Close the template and label stores."""
         if self._store is not None:
             self._store.close()
             self._store = None
+        if self._labels is not None:
+            self._labels.close()
+            self._labels = None
 
     # ------------------------------------------------------------------ plumbing
 
@@ -154,14 +168,39 @@ class Host:
             self._store = _or_protocol_error(ErrorCode.STORE, TemplateStore, self._store_path)
         return self._store
 
+    def label_store(self):
+        """The label store (opened once; LABELS error if it cannot be)."""
+        from pagesieve.corrections.store import LabelStore
+
+        if self._labels is None:
+            self._labels = _or_protocol_error(ErrorCode.LABELS, LabelStore, self._labels_path)
+        return self._labels
+
+    def rules(self, site):
+        """The corrections of ``site`` (:class:`~pagesieve.corrections.store.SiteRules`) or ``None``."""
+        from pagesieve.errors import LabelStoreError
+
+        if site is None:
+            return None
+        try:
+            return self.label_store().rules_for(site)
+        except LabelStoreError as exc:
+            raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
+
     def model(self, page=None):
         """The block classifier for ``page`` (loaded once; MODEL error if it cannot be): the
-        model file given to the host, else the shipped model that suits the page (box-aware
-        for a snapshot with layout, :func:`pagesieve.classifier.model_for`)."""
+        model file given to the host; else the personal model when the user has one
+        (:mod:`pagesieve.corrections.personal`, reloaded when retrained); else the shipped model
+        that suits the page (box-aware for a snapshot with layout,
+        :func:`pagesieve.classifier.model_for`)."""
         from pagesieve.classifier import model_for
         from pagesieve.model_store import load_model
 
         if self._model_path is None and page is not None:
+            self.retrainer.poll()
+            personal = self.personal.get()
+            if personal is not None:
+                return personal
             return _or_protocol_error(ErrorCode.MODEL, model_for, page)
         if self._model is None:
             self._model = _or_protocol_error(ErrorCode.MODEL, load_model, self._model_path)
@@ -237,13 +276,16 @@ class Host:
         from pagesieve.templates.urls import site_of
 
         mode = message.get("mode", "hide")
-        if mode not in ("hide", "reader"):
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"mode\" must be \"hide\" or \"reader\"")
+        if mode not in ("hide", "reader", "corrections"):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"mode\" must be \"hide\", \"reader\" or \"corrections\"")
         use_templates = message.get("templates", True)
         started = time.perf_counter()
         page = self.page(message)
         parsed = time.perf_counter()
         site = site_of(page.url)
+        rules = self.rules(site)
+        if mode == "corrections":
+            return self._corrections_only(page, site, rules, started, parsed)
         templates = None
         if use_templates and site is not None:
             try:
@@ -252,15 +294,16 @@ class Host:
                 raise ProtocolError(ErrorCode.STORE, str(exc)) from None
         model = self.model(page)
         if mode == "reader":
-            article = extract_page(page, model=model, templates=templates)
+            article = extract_page(page, model=model, templates=templates, corrections=rules)
             content_ids, noise_ids = article.content_ids, article.noise_ids
         else:  # hiding needs the verdict only, not the rendered article
-            analysis, keep = judge_page(page, model=model, templates=templates)
+            analysis, keep = judge_page(page, model=model, templates=templates, corrections=rules)
             content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
         reply = {
             "type": "cleaned", "mode": mode, "hide": noise_ids, "content": content_ids,
             "site": site, "site_pages": templates.pages if templates is not None else 0,
-            "model": "box-aware" if model.uses_boxes else "box-free",
+            "model": "personal" if "personal" in model.meta else ("box-aware" if model.uses_boxes else "box-free"),
+            "corrections": len(rules.labels) if rules else 0,
             "warnings": list(page.warnings),
             "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }
@@ -268,6 +311,97 @@ class Host:
             data = article.to_dict()
             reply["article"] = {k: v for k, v in data.items() if k not in ("content_ids", "noise_ids", "warnings")}
         return reply
+
+    def _corrections_only(self, page, site, rules, started, parsed) -> dict:
+        """``clean`` in mode ``corrections``: only what the user's "hide this" corrections hide
+        (no classifier): for pages the user has not asked to clean, where a correction must
+        still hold (like a cosmetic filter)."""
+        from pagesieve.blocks import segment
+        from pagesieve.corrections.rules import match_rules, noise_rule_ids
+        from pagesieve.page.preprocess import preprocess
+
+        hide: list[int] = []
+        if rules:
+            preprocess(page)
+            blocks = segment(page.root)
+            hide = noise_rule_ids(blocks, match_rules(page, blocks, rules))
+        return {
+            "type": "cleaned", "mode": "corrections", "hide": hide, "content": [], "site": site, "site_pages": 0,
+            "model": None, "corrections": len(rules.labels) if rules else 0, "warnings": list(page.warnings),
+            "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
+        }
+
+    def label(self, message: dict) -> dict:
+        """``label``: a right-click correction, or its undo.
+
+        ``{"snapshot", "node": id, "label": "noise"|"content", "snippets"?: bool}`` ->
+        ``{"type": "labelled", "label": {...}, "replaced": {...}|null, "site", "corrections": n}``;
+        the label is on disk before the reply is sent. ``{"undo": true, "site"?}`` ->
+        ``{"type": "unlabelled", "removed": {...}|null, "restored": {...}|null, "site"}``.
+        Either way the personal model is retrained in the background.
+        """
+        from pagesieve.corrections.rules import make_label, target_block
+        from pagesieve.corrections.store import LABEL_VALUES
+        from pagesieve.errors import LabelStoreError
+        from pagesieve.extract import judge_page
+        from pagesieve.templates.urls import site_of
+
+        if message.get("undo") is True:
+            site = message.get("site")
+            if site is not None and (not isinstance(site, str) or not site):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "\"site\" must be a host name")
+            try:
+                removed, restored = self.label_store().undo(site)
+            except LabelStoreError as exc:
+                raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
+            if removed is not None:
+                self.retrainer.request()
+            return {"type": "unlabelled", "site": site, "removed": removed.summary() if removed else None,
+                    "restored": restored.summary() if restored else None}
+        name, node = message.get("label"), message.get("node")
+        if name not in LABEL_VALUES:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"label\" must be \"noise\" or \"content\"")
+        if not isinstance(node, int) or isinstance(node, bool) or node < 0:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"node\" must be the node id of the picked element")
+        snippets = message.get("snippets", True)
+        if not isinstance(snippets, bool):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"snippets\" must be true or false")
+        page = self.page(message)
+        site = site_of(page.url)
+        if site is None:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "a correction needs the page's URL with a host name (the site it applies to)")
+        model = self.model(page)
+        analysis, keep = judge_page(page, model=model, corrections=self.rules(site))
+        block = target_block(analysis.blocks, analysis.page.element_by_id(), node)
+        if block is None or analysis.blocks[block].parent < 0:
+            raise ProtocolError(ErrorCode.NO_BLOCK, f"node {node} is not in a block of the page's content (hidden, or the whole body)")
+        made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block,
+                          LABEL_VALUES[name], keep=keep, snippets=snippets)
+        try:
+            store = self.label_store()
+            stored, replaced = store.add(made)
+            count = len(store.labels(site))
+        except LabelStoreError as exc:
+            raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
+        self.retrainer.request()
+        return {"type": "labelled", "site": site, "label": {**stored.summary(), "node": analysis.blocks[block].node_id},
+                "replaced": replaced.summary() if replaced else None, "corrections": count}
+
+    def labels(self, message: dict) -> dict:
+        """``labels`` ``{"site"?}`` -> ``{"type": "labels", "labels": [summaries], "sites": {site: n}}``
+        (newest first; what the options page and the library window list)."""
+        from pagesieve.errors import LabelStoreError
+
+        site = message.get("site")
+        if site is not None and (not isinstance(site, str) or not site):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"site\" must be a host name")
+        try:
+            store = self.label_store()
+            found = [lab.summary() for lab in reversed(store.labels(site))]
+            sites = store.sites()
+        except LabelStoreError as exc:
+            raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
+        return {"type": "labels", "labels": found, "sites": sites}
 
     def sites(self, message: dict) -> dict:
         """``sites`` -> ``{"type": "sites", "sites": [{"site", "pages", "entries", "bytes",
@@ -406,7 +540,3 @@ class Host:
         if not isinstance(folder, str) or not Path(folder).expanduser().is_absolute():
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"folder\" must be an absolute path")
         return Path(folder).expanduser()
-
-    def not_available(self, message: dict) -> dict:
-        """``label``: a reserved name, refused with NOT_AVAILABLE by this version."""
-        raise ProtocolError(ErrorCode.NOT_AVAILABLE, f"{message['type']!r} is not served by pagesieve {__version__} yet")
