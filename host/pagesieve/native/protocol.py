@@ -8,6 +8,7 @@ cannot be answered never stops the host: :class:`Host` turns every failure into 
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import time
@@ -225,7 +226,25 @@ class Host:
             raise ProtocolError(ErrorCode.BAD_SNAPSHOT, str(exc)) from None
 
     def handle(self, body: bytes) -> dict:
-        """The reply to one frame body (never raises)."""
+        """The reply to one frame body (never raises).
+
+        Python's cyclic garbage collector is paused while a request is answered: the decoded
+        snapshot alone is some 100,000 young objects, and the collections they set off while the
+        page is analysed cost 10 to 25 ms of a 5,000-element "hide" (70-75 ms with the collector
+        paused against 80-100 ms without, measured in-process on wcxb_dev/3062). Nothing is
+        lost: the request's objects are freed by reference counting, and any cycles at the next
+        collection after the reply.
+        """
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            return self._handle(body)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _handle(self, body: bytes) -> dict:
         request_id = None
         try:
             message = parse_request(body)
