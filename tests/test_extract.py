@@ -126,3 +126,20 @@ def test_snapshot_page_gets_the_same_article(example_page):
     assert snap_article.text == html_article.text
     assert snap_article.content_ids == html_article.content_ids
     assert snap_article.noise_ids == html_article.noise_ids
+
+
+def test_content_after_an_embedded_end_of_document_is_kept(datasets_dir):
+    """``</body></html>`` of an inline-embedded document do not end the page (HTML5 "after body"
+    insertion mode); libxml2 alone dropped everything after them."""
+    html = ("<html><body><p>Header text.</p><div><html><body><p>An ad frame.</p></body></html></div>"
+            "<p>The article goes on after the embedded document, as a browser shows it.</p></body></html>")
+    page = parse_html(html)
+    assert "The article goes on" in "".join(page.body.itertext())
+    from collections import Counter
+
+    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve.evaluation.metric import prf_counts, tokens
+
+    ds = load_dataset(datasets_dir / "big9")  # an archived forbes.com page with two embedded documents
+    article = extract(read_page(ds, "2005_amd_2"), ds.record("2005_amd_2").url)
+    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "2005_amd_2"))))[2] > 0.9
