@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+
+import pytest
 from pathlib import Path
 
 from pagesieve.evaluation.metric import prf_counts, tokens
@@ -326,5 +328,41 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
         " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-undo', frameId: 0}, tab); }", second.url)
     assert undone == {"ok": True}, undone
     second.wait_for_function("() => document.querySelector('.promo').checkVisibility()", timeout=20000)
+    page.close()
+    second.close()
+
+
+def test_right_click_keep_this_keeps_a_block_that_hide_noise_hid(chromium_context, run_mode, server, serve_page):
+    """"Keep this" on a block the classifier calls noise: after the correction, "hide noise"
+    leaves that block visible, on this page and on another page of the site."""
+    for name, title in (("tide", "Spring tides expected"), ("quay", "Quay repairs begin")):
+        serve_page(f"/keep/{name}/", NEWS_PAGE.format(
+            title=title, hash="5e6f7a", hash2="AxjAm", lead=f"{title}, the harbour office said.",
+            promo="Get the Harbour Daily weekend edition for half price this month.").replace(
+            "<footer><p>Harbour Daily, 1 Quay Street.</p></footer>",
+            "<footer class=\"contact\"><p>Harbour Daily newsroom: call 0123 456 789 with your story.</p></footer>"))
+    worker = chromium_context.service_workers[0]
+    shown = "() => document.querySelector('footer').checkVisibility()"
+    page = open_page(chromium_context, f"{server}/keep/tide/")
+    page.wait_for_timeout(1000)
+    assert run_mode(page, "hide")["ok"]
+    if page.evaluate(shown):
+        pytest.skip("the classifier keeps this footer already: nothing to correct")
+    assert run_mode(page, "off")["ok"]
+    page.click("text=newsroom", button="right")
+    started = worker.evaluate(
+        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+        " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-keep', frameId: 0}, tab); }", page.url)
+    assert started["ok"], started
+    page.keyboard.press("ArrowUp")  # the <footer>
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('pagesieve-ui[data-kind=toast]')", timeout=20000)
+    assert run_mode(page, "hide")["ok"] and page.evaluate(shown)
+    second = open_page(chromium_context, f"{server}/keep/quay/")
+    assert run_mode(second, "hide")["ok"] and second.evaluate(shown)
+    undone = worker.evaluate(  # leave the test site without corrections for the other tests
+        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+        " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-undo', frameId: 0}, tab); }", second.url)
+    assert undone == {"ok": True}
     page.close()
     second.close()
