@@ -67,7 +67,7 @@ function hostMissing(message) {
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!message || message.type !== "pagesieve.host") return false;
   const fields = message.fields || {};
-  if (sender.tab && sender.tab.incognito && message.request === "learn") fields.private = true;
+  if (sender.tab && sender.tab.incognito && (message.request === "learn" || message.request === "label")) fields.private = true;
   request(message.request, fields).then(
     (reply) => sendResponse({ ok: true, reply }),
     (error) => sendResponse({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message), install: INSTALL_COMMAND }),

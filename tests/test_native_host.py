@@ -270,6 +270,7 @@ def test_corrections_over_the_protocol(host, snapshot):
     for message, code in (
         ({"node": node, "label": "maybe"}, 8), ({"node": "x", "label": "noise"}, 8),
         ({"node": 10**6, "label": "noise"}, 15), ({"undo": True, "site": ""}, 8),
+        ({"node": node, "label": "noise", "private": True}, 8),
     ):
         reply = host.request({"v": 1, "id": 10, "type": "label", "snapshot": snapshot, **message})
         assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)

@@ -353,7 +353,8 @@ class Host:
     def label(self, message: dict) -> dict:
         """``label``: a right-click correction, or its undo.
 
-        ``{"snapshot", "node": id, "label": "noise"|"content", "snippets"?: bool}`` ->
+        ``{"snapshot", "node": id, "label": "noise"|"content", "snippets"?: bool}`` (refused with
+        ``"private": true``: nothing of a private window is stored) ->
         ``{"type": "labelled", "label": {...}, "replaced": {...}|null, "site", "corrections": n}``;
         the label is on disk before the reply is sent. ``{"undo": true, "site"?}`` ->
         ``{"type": "unlabelled", "removed": {...}|null, "restored": {...}|null, "site"}``.
@@ -377,6 +378,8 @@ class Host:
                 self.retrainer.request()
             return {"type": "unlabelled", "site": site, "removed": removed.summary() if removed else None,
                     "restored": restored.summary() if restored else None}
+        if message.get("private", False) is not False:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "corrections are not saved from private windows")
         name, node = message.get("label"), message.get("node")
         if name not in LABEL_VALUES:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"label\" must be \"noise\" or \"content\"")
