@@ -105,6 +105,20 @@ async function renderCorrections() {
       td.textContent = String(value);
       tr.append(td);
     }
+    const remove = document.createElement("button");
+    remove.textContent = "remove";
+    remove.dataset.label = String(lab.id);
+    remove.addEventListener("click", async () => {
+      const after = await host("labels", { delete: lab.id });
+      const { corrected = {} } = await api.storage.local.get("corrected");
+      const left = after.sites[lab.site] || 0;
+      if (left) corrected[lab.site] = left; else delete corrected[lab.site];
+      await api.storage.local.set({ corrected });
+      renderCorrections();
+    });
+    const td = document.createElement("td");
+    td.append(remove);
+    tr.append(td);
     body.append(tr);
   }
 }

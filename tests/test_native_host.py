@@ -267,6 +267,12 @@ def test_corrections_over_the_protocol(host, snapshot):
     assert [lab["label"] for lab in listed["labels"]] == ["content"] and listed["sites"] == {"hillkitchen.example": 1}
     undone = host.request({"v": 1, "id": 9, "type": "label", "undo": True, "site": "hillkitchen.example"})
     assert undone["removed"]["label"] == "content" and undone["restored"]["label"] == "noise"
+    restored_id = undone["restored"]["id"]
+    assert host.request({"v": 1, "id": 9, "type": "labels", "delete": "x"})["error"]["code"] == 8
+    removed = host.request({"v": 1, "id": 9, "type": "labels", "delete": restored_id})
+    assert removed["deleted"] == 1 and removed["labels"] == [] and removed["sites"] == {}
+    again = host.request({"v": 1, "id": 9, "type": "label", "snapshot": snapshot, "node": node, "label": "noise"})
+    assert again["ok"] and again["replaced"] is None
     for message, code in (
         ({"node": node, "label": "maybe"}, 8), ({"node": "x", "label": "noise"}, 8),
         ({"node": 10**6, "label": "noise"}, 15), ({"undo": True, "site": ""}, 8),
