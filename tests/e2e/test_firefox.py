@@ -20,7 +20,7 @@ DRIVER = Path(__file__).resolve().parent / "firefox"
 UUID = "0b6c5a4e-4a3c-4f7a-9d43-0f4c7a7c1b11"
 
 
-def test_hide_off_reader_in_firefox(server, tmp_path, artifacts, datasets_dir_optional):
+def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_path, artifacts, datasets_dir_optional):
     if not Path(FIREFOX).exists():
         pytest.skip(f"{FIREFOX} is not installed (apt-get install firefox-esr; .ci/run does it)")
     if shutil.which("node") is None or not (DRIVER / "node_modules" / "puppeteer-core").is_dir():
@@ -39,10 +39,18 @@ def test_hide_off_reader_in_firefox(server, tmp_path, artifacts, datasets_dir_op
             for page_id in select_ids(dataset, split)[:3]:
                 urls.append(f"{server}/ds/{name}/{page_id}/")
                 truths.append(read_truth(dataset, page_id))
+    from tests.e2e.test_chromium import NEWS_PAGE
+
+    for name, (hash1, hash2) in {"wall": ("8f7a6b", "bdVaJa"), "ferry": ("1c2d3e", "kNNfBx")}.items():
+        serve_page(f"/ff-harbour/{name}/", NEWS_PAGE.format(
+            title=f"Harbour {name} news", hash=hash1, hash2=hash2, lead=f"The {name} story starts here.",
+            promo=f"Get the Harbour Daily weekend edition ({name}) for half price this month."))
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({
         "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
         "uuid": UUID, "screenshots": str(artifacts), "urls": urls,
+        "correction": {"urls": [f"{server}/ff-harbour/wall/", f"{server}/ff-harbour/ferry/"],
+                       "target": "weekend edition", "hidden": ".promo", "shown": "article"},
     }))
     env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
     done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
@@ -63,3 +71,8 @@ def test_hide_off_reader_in_firefox(server, tmp_path, artifacts, datasets_dir_op
         scores.append(prf_counts(Counter(tokens(page["textHidden"])), Counter(tokens(truth)))[2])
     if scores:
         assert sum(scores) / len(scores) >= 0.9, scores
+    correction = json.loads(done.stdout)["correction"]
+    assert correction["pick"] == {"ok": True, "picking": "p"}, correction
+    assert correction["hidden"] and correction["storyShown"], correction
+    assert correction["hiddenAfterReload"] and correction["hiddenOnSecondPage"] and correction["secondStoryShown"], correction
+    assert correction["undo"] == {"ok": True}, correction

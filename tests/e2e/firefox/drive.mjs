@@ -2,7 +2,9 @@
 // tests/e2e/test_firefox.py. Usage: node drive.mjs PLAN.json -> one JSON object on stdout.
 // PLAN: {extension, firefox, uuid, screenshots, urls: [...]}. For each URL: open it, then send the
 // content script's test hook ("pagesieve.run") hide, off, reader from an extension page, press
-// Escape; report each answer, the visible text and the DOM at each step.
+// Escape; report each answer, the visible text and the DOM at each step. PLAN.correction
+// (optional): {urls: [page, other page of the site], target, hidden, shown}: a "Hide this"
+// correction made with the picker, checked after a reload and on the other page.
 import puppeteer from "puppeteer-core";
 import { readFileSync } from "node:fs";
 
@@ -54,6 +56,43 @@ try {
     r.afterEscape = await dom();
     out.pages.push(r);
     await page.close();
+  }
+  if (plan.correction) {
+    // right-click "Hide this" through the content script's picker (the message the context menu
+    // sends), widen to the enclosing block, save; then reload, and open a second page of the site
+    const c = plan.correction;
+    const send = (url, message) => control.evaluate(async (u, m) => {
+      const tab = (await browser.tabs.query({})).find((t) => t.url === u);
+      return tab ? await browser.tabs.sendMessage(tab.id, m) : { ok: false, error: "no tab " + u };
+    }, url, message);
+    const hiddenSoon = async (page) => {
+      for (let k = 0; k < 100; k++) {
+        if (await page.evaluate((sel) => !document.querySelector(sel).checkVisibility(), c.hidden)) return true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return false;
+    };
+    const r = {};
+    const page = await browser.newPage();
+    await page.goto(c.urls[0], { waitUntil: "load" });
+    await new Promise((r) => setTimeout(r, 1500));
+    // the contextmenu event a right-click fires (a real right-click would open Firefox's menu,
+    // which blocks the page in headless mode); the content script notes its target
+    await page.evaluate((t) => [...document.querySelectorAll("p")].find((p) => p.textContent.includes(t))
+      .dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true, composed: true })), c.target);
+    r.pick = await send(c.urls[0], { type: "pagesieve.pick", label: "noise" });
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    r.hidden = await hiddenSoon(page);
+    r.storyShown = await page.evaluate((sel) => document.querySelector(sel).checkVisibility(), c.shown);
+    await page.reload({ waitUntil: "load" });
+    r.hiddenAfterReload = await hiddenSoon(page);
+    const second = await browser.newPage();
+    await second.goto(c.urls[1], { waitUntil: "load" });
+    r.hiddenOnSecondPage = await hiddenSoon(second);
+    r.secondStoryShown = await second.evaluate((sel) => document.querySelector(sel).checkVisibility(), c.shown);
+    r.undo = await send(c.urls[1], { type: "pagesieve.undo" });
+    out.correction = r;
   }
 } finally {
   await browser.close();
