@@ -9,6 +9,8 @@ from pathlib import Path
 
 from pagesieve.evaluation.metric import prf_counts, tokens
 
+from .pages import NEWS_PAGE
+
 WORDS_OF_DOM = "() => document.documentElement.outerHTML"
 
 
@@ -259,15 +261,7 @@ def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_o
     page.close()
 
 
-NEWS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour Daily</title></head>
-<body><header class="masthead"><a href="/">Harbour Daily</a> <nav><a href="/news/">News</a> <a href="/sport/">Sport</a></nav></header>
-<div class="layout css-{hash}"><article class="story"><h1>{title}</h1>
-<p>{lead} The council met on Tuesday evening to discuss the harbour wall, which has been closed since the storms of last winter.</p>
-<p>Engineers told the meeting that the repairs would take at least six more months, and that the cost had risen by a third since the first estimate in spring.</p>
-<p>Residents who live along the front said they had waited long enough, and asked for a temporary walkway to be built while the work goes on.</p>
-</article>
-<div class="promo sc-{hash2}"><p>{promo}</p><p><a href="/subscribe">Subscribe now</a></p></div>
-</div><footer><p>Harbour Daily, 1 Quay Street.</p></footer></body></html>"""
+
 
 
 def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(chromium_context, server, serve_page, artifacts):

@@ -15,6 +15,8 @@ import pytest
 
 from pagesieve.evaluation.metric import prf_counts, tokens
 
+from .pages import NEWS_PAGE
+
 FIREFOX = "/usr/bin/firefox-esr"
 DRIVER = Path(__file__).resolve().parent / "firefox"
 UUID = "0b6c5a4e-4a3c-4f7a-9d43-0f4c7a7c1b11"
@@ -39,8 +41,6 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
             for page_id in select_ids(dataset, split)[:3]:
                 urls.append(f"{server}/ds/{name}/{page_id}/")
                 truths.append(read_truth(dataset, page_id))
-    from tests.e2e.test_chromium import NEWS_PAGE
-
     for name, (hash1, hash2) in {"wall": ("8f7a6b", "bdVaJa"), "ferry": ("1c2d3e", "kNNfBx")}.items():
         serve_page(f"/ff-harbour/{name}/", NEWS_PAGE.format(
             title=f"Harbour {name} news", hash=hash1, hash2=hash2, lead=f"The {name} story starts here.",
