@@ -22,7 +22,10 @@ async function run(mode) {
   }
   if (answer && answer.ok) {
     $("status").textContent = mode === "off" ? "Page restored." : `${answer.hidden} part(s) hidden, ${answer.words} words left.`;
-    if (answer.site) $("site").textContent = `${answer.sitePages || 0} page(s) of ${answer.site} learned.`;
+    if (answer.site) {
+      const fixes = answer.corrections ? ` ${answer.corrections} correction(s) of yours apply.` : "";
+      $("site").textContent = `${answer.sitePages || 0} page(s) of ${answer.site} learned.${fixes}`;
+    }
   } else {
     $("status").textContent = (answer && answer.error) || "no answer";
     if (answer && answer.hostMissing) $("install").style.display = "block";
@@ -59,8 +62,11 @@ async function init() {
   $("library").addEventListener("click", openLibrary);
   const tab = await currentTab();
   const site = siteOf(tab && tab.url);
-  const { auto = {} } = await api.storage.local.get("auto");
+  const { auto = {}, corrected = {} } = await api.storage.local.get(["auto", "corrected"]);
   $("auto").value = auto[site] || "";
+  $("fixes").textContent = corrected[site]
+    ? `${corrected[site]} correction(s) of yours apply on ${site}.`
+    : "Something wrong? Right-click it: Hide this, or Keep this.";
   $("auto").addEventListener("change", async () => {
     const { auto = {} } = await api.storage.local.get("auto");
     if ($("auto").value) auto[site] = $("auto").value; else delete auto[site];
