@@ -4,8 +4,8 @@
 
 Opens the window on LIBRARY_DIR (QT_QPA_PLATFORM=offscreen), reads back from the page what it
 lists, types WORD into the search box and reads the results, opens the first result, reads the
-text of the document its article frame shows, saves a PNG of the window and writes all of it to
-RESULT_JSON. The test asserts on that file; this script asserts nothing itself.
+text of the document its article frame shows, saves a PNG of the window, reads the personal
+labels listed on the "Learned sites" page, and writes all of it to RESULT_JSON. The test asserts on that file; this script asserts nothing itself.
 """
 
 from __future__ import annotations
@@ -54,6 +54,11 @@ def main(folder: str, store: str, word: str, result_path: str, png: str) -> None
         result["tags_field"] = driver.evaluate("document.getElementById('tags').value")
         time.sleep(0.5)  # let the frame paint before the picture
         result["screenshot"] = list(driver.screenshot(png))
+        # the "Learned sites" page: its personal-labels table (corrections made in the browser)
+        driver.evaluate("document.getElementById('tab-sites').click(), true")
+        driver.wait_for("document.body.dataset.sites !== undefined")
+        result["labels"] = driver.evaluate(
+            "Array.from(document.querySelectorAll('#labels-table tbody tr')).map((r) => r.textContent)")
 
     run_window(folder, store_path=store, script=script, quit_after=90)
     with open(result_path, "w", encoding="utf-8") as f:

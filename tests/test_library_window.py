@@ -173,7 +173,10 @@ def test_api_learned_sites_and_forgetting(library: Library, tmp_path: Path, exam
 
     with LabelStore(tmp_path / "labels.sqlite3") as labels:  # beside the template store, as in the user's folder
         labels.add(Label("other.example", None, 0, Signature(("aside",)), np.zeros((0, N_FEATURES), np.float32)))
-    assert api.sites()["labels"] == 1
+    listed = api.sites()
+    assert listed["labels"] == 1 and [lab["site"] for lab in listed["label_list"]] == ["other.example"]
+    assert api.delete_label(listed["label_list"][0]["id"]) == {"ok": True, "deleted": 1}
+    assert api.sites()["labels"] == 0 and api.delete_label("x")["ok"] is False
     by_site = {s["site"]: s for s in sites["sites"]}
     assert set(by_site) == {"hillkitchen.example", "other.example"}
     assert by_site["hillkitchen.example"]["pages"] == 3 and by_site["hillkitchen.example"]["bytes"] > 0
@@ -325,6 +328,15 @@ def test_window_lists_searches_and_shows_an_article_headless(real_library, tmp_p
     result_file = tmp_path / "result.json"
     png = ARTIFACTS / "library-window.png"
     png.unlink(missing_ok=True)
+    import numpy as np
+
+    from pagesieve.corrections.signature import Signature
+    from pagesieve.corrections.store import Label, LabelStore
+    from pagesieve.features import N_FEATURES
+
+    with LabelStore(tmp_path / "labels.sqlite3") as labels:  # a correction made in the browser
+        labels.add(Label("harbour.example", None, 0, Signature(("div.layout", "div.promo")), np.zeros((0, N_FEATURES), np.float32),
+                         snippet="Get the weekend edition"))
     done = run_window_process([sys.executable, str(DRIVER), str(folder), str(tmp_path / "store.sqlite3"), word, str(result_file), str(png)])
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(result_file.read_text(encoding="utf-8"))
@@ -346,6 +358,8 @@ def test_window_lists_searches_and_shows_an_article_headless(real_library, tmp_p
     assert common / len(set(body)) > 0.95, "the reading view shows the article's text"
     assert result["tags_field"] == "news"
 
+    [row] = result["labels"]
+    assert "harbour.example" in row and "hide" in row and "div.promo" in row and "Get the weekend edition" in row
     assert tuple(result["screenshot"]) == WINDOW_SIZE
     assert png_size(png) == WINDOW_SIZE and png.stat().st_size > 10_000
 

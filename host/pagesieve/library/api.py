@@ -51,6 +51,10 @@ def snippet_parts(snippet: str, marks: tuple[str, str] = MARKS) -> list[list]:
     return [p for p in parts if p[0]]
 
 
+MAX_LISTED_LABELS = 500
+"""Personal labels listed in the window (the newest); ``pagesieve labels list`` shows all."""
+
+
 def _guarded(method: Callable[..., dict]) -> Callable[..., dict]:
     """``method``, answering ``{"ok": false, "error": ...}`` instead of raising a PagesieveError."""
 
@@ -211,8 +215,10 @@ class LibraryApi:
     def sites(self) -> dict:
         """``{"store", "sites": [{"site", "pages", "entries", "bytes", "last_used"}], "labels"}``:
         what the site templates learned, most recently used first (``last_used`` in Unix
-        seconds), and the number of personal labels (the user's active right-click corrections,
-        :mod:`pagesieve.corrections.store`; 0 when the label store cannot be read)."""
+        seconds), the number of personal labels (the user's active right-click corrections,
+        :mod:`pagesieve.corrections.store`; 0 when the label store cannot be read) and
+        ``label_list``: the newest :data:`MAX_LISTED_LABELS` of them (id, site, label, signature,
+        snippet, created)."""
         from pagesieve.corrections.store import LabelStore
         from pagesieve.errors import LabelStoreError
 
@@ -221,17 +227,30 @@ class LibraryApi:
             path = store.path
         try:
             with LabelStore(self._labels_path) as labels:
-                label_count = labels.count()
+                label_list = [lab.summary() for lab in reversed(labels.labels())]
         except LabelStoreError:
-            label_count = 0
+            label_list = []
         return {
             "store": str(path),
             "sites": [
                 {"site": s.site, "pages": s.pages, "entries": s.entries, "bytes": s.bytes, "last_used": s.last_used}
                 for s in sites
             ],
-            "labels": label_count,
+            "labels": len(label_list),
+            "label_list": label_list[:MAX_LISTED_LABELS],
         }
+
+    @_guarded
+    def delete_label(self, label_id: int) -> dict:
+        """``{"deleted": int}``: erase one personal label (a correction) by its id. The host's
+        personal model is retrained the next time a correction changes; the label's rule stops
+        applying at once."""
+        from pagesieve.corrections.store import LabelStore
+
+        if not isinstance(label_id, int) or isinstance(label_id, bool) or label_id < 1:
+            raise InputError(f"not a label id: {label_id!r}")
+        with LabelStore(self._labels_path) as labels:
+            return {"deleted": labels.delete(label_id=label_id)}
 
     @_guarded
     def forget_site(self, site: str) -> dict:

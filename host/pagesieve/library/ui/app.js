@@ -277,6 +277,22 @@ async function loadSites() {
   $('forget-all').hidden = answer.sites.length === 0;
   $('store-path').textContent = `Kept in ${answer.store}`;
   $('labels-count').textContent = String(answer.labels);
+  const labelBody = $('labels-table').querySelector('tbody');
+  labelBody.textContent = '';
+  for (const lab of answer.label_list) {
+    const tr = el('tr');
+    for (const value of [lab.site, lab.label === 'noise' ? 'hide' : 'keep', lab.signature, lab.snippet || '']) tr.appendChild(el('td', null, value));
+    const cell = el('td');
+    const remove = el('button', 'plain', 'Remove');
+    remove.addEventListener('click', async () => {
+      const done = await call('delete_label', lab.id);
+      if (done) { showStatus(`Removed a correction on ${lab.site}`); loadSites(); }
+    });
+    cell.appendChild(remove);
+    tr.appendChild(cell);
+    labelBody.appendChild(tr);
+  }
+  $('labels-table').hidden = answer.label_list.length === 0;
   document.body.dataset.sites = String(answer.sites.length);
 }
 
