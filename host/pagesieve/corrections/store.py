@@ -168,11 +168,10 @@ def label_from_json(data: dict) -> Label:
 @dataclass(slots=True)
 class SiteRules:
     """A site's active corrections, oldest first (so that applying them in order lets the newest
-    win where two overlap). ``version`` is the store's change counter when they were read."""
+    win where two overlap). Their ``features`` are left empty: matching needs the signatures only."""
 
     site: str
     labels: list[Label] = field(default_factory=list)
-    version: int = 0
 
     def __bool__(self) -> bool:
         return bool(self.labels)
@@ -214,12 +213,6 @@ class LabelStore:
     def _write(self) -> AbstractContextManager[sqlite3.Connection]:
         return write_transaction(self._db, self._error)
 
-    @property
-    def version(self) -> int:
-        """A number that changes whenever any process changes the labels (SQLite's
-        ``data_version`` plus this connection's own changes)."""
-        return int(self._db.execute("PRAGMA data_version").fetchone()[0]) * 1_000_000 + self._db.total_changes
-
     # ------------------------------------------------------------------ reading
 
     @staticmethod
@@ -231,8 +224,9 @@ class LabelStore:
 
     _COLUMNS = "id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active"
 
-    def labels(self, site: str | None = None, *, active_only: bool = True) -> list[Label]:
-        """Labels, oldest first; of one site or all; active ones only unless asked.
+    def labels(self, site: str | None = None, *, active_only: bool = True, features: bool = True) -> list[Label]:
+        """Labels, oldest first; of one site or all; active ones only unless asked; without their
+        feature rows (``(0, N_FEATURES)``) when ``features`` is False.
 
         Raises:
             LabelStoreError: the file cannot be read.
@@ -243,7 +237,8 @@ class LabelStore:
             args.append(site)
         if active_only:
             where.append("active = 1")
-        sql = f"SELECT {self._COLUMNS} FROM labels" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY created, id"
+        columns = self._COLUMNS if features else self._COLUMNS.replace("features, rows", "x'', 0")
+        sql = f"SELECT {columns} FROM labels" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY created, id"
         try:
             return [self._row(r) for r in self._db.execute(sql, args)]
         except sqlite3.Error as exc:
@@ -253,8 +248,8 @@ class LabelStore:
         """The active corrections of ``site`` as :class:`SiteRules`, ``None`` when it has none."""
         if site is None:
             return None
-        labels = self.labels(site)
-        return SiteRules(site, labels, self.version) if labels else None
+        labels = self.labels(site, features=False)  # read on every page of the site: signatures only
+        return SiteRules(site, labels) if labels else None
 
     def sites(self) -> dict[str, int]:
         """``{site: active labels}`` for every site with one."""

@@ -402,7 +402,7 @@ class Host:
         try:
             store = self.label_store()
             stored, replaced = store.add(made)
-            count = len(store.labels(site))
+            count = len(store.labels(site, features=False))
         except LabelStoreError as exc:
             raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
         self.retrainer.request()
