@@ -60,19 +60,56 @@ function request(type, fields) {
   });
 }
 
+// A message that needs no answer: the parts of a streamed snapshot. The host still replies
+// (every request gets a reply); having no waiter, the reply is dropped by onMessage.
+function post(type, fields) {
+  if (!port) connect();
+  try {
+    port.postMessage({ v: 1, id: "n" + nextId++, type, ...fields });
+  } catch (e) {
+    port = null;  // the request that completes the stream fails, and is sent whole
+  }
+}
+
 function hostMissing(message) {
   return /not found|not installed|no such native application|specified native messaging host/i.test(message || "");
 }
 
+// A request of a content script, answered with {ok: true, reply} or {ok: false, error, ...}.
+function forward(sender, name, fields, answer) {
+  if (sender.tab && sender.tab.incognito && (name === "learn" || name === "label")) fields.private = true;
+  request(name, fields).then(
+    (reply) => answer({ ok: true, reply }),
+    (error) => answer({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message), install: INSTALL_COMMAND }),
+  );
+}
+
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!message || message.type !== "pagesieve.host") return false;
-  const fields = message.fields || {};
-  if (sender.tab && sender.tab.incognito && (message.request === "learn" || message.request === "label")) fields.private = true;
-  request(message.request, fields).then(
-    (reply) => sendResponse({ ok: true, reply }),
-    (error) => sendResponse({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message), install: INSTALL_COMMAND }),
-  );
+  forward(sender, message.request, message.fields || {}, sendResponse);
   return true;
+});
+
+// A snapshot streamed by a content script (docs/protocol.md, "Streaming a snapshot"): each
+// {type: "part", nodes} goes on to the host at once as a "part" of this connection's stream,
+// then {type: "request", request, fields} completes it; the answer comes back on the port.
+let nextStream = 1;
+api.runtime.onConnect.addListener((client) => {
+  if (client.name !== "pagesieve.stream") return;
+  const stream = "s" + nextStream++;
+  let seq = 0;
+  client.onMessage.addListener((message) => {
+    if (!message) return;
+    if (message.type === "part") {
+      post("part", { stream, seq: seq++, nodes: message.nodes });
+    } else if (message.type === "request") {
+      const fields = message.fields || {};
+      if (seq) fields.stream = stream;
+      forward(client.sender || {}, message.request, fields, (answer) => {
+        try { client.postMessage(answer); } catch (e) { /* the tab went away */ }
+      });
+    }
+  });
 });
 
 // status for the popup

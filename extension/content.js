@@ -16,6 +16,45 @@
     return api.runtime.sendMessage({ type: "pagesieve.host", request, fields });
   }
 
+  // Nodes per part when a snapshot is streamed: some 80 KB, a sixth of a 5,000-element page.
+  const PART_NODES = 1000;
+  const NO_STREAM = 16;  // docs/protocol.md: the host has not got the parts
+
+  // Snapshot the page and send it with a request (fields.snapshot is added). The walk hands its
+  // nodes to the background in parts as it goes, and the background passes them on to the
+  // host, which builds the page's tree meanwhile (docs/protocol.md, "Streaming a snapshot"):
+  // the walk, the messaging and the host's reading overlap instead of following one another.
+  // The walk is over when this returns; the promise gives {answer, walkMs, snapshot, parts}
+  // (parts: how many went ahead). If the host lost the parts (it restarted meanwhile), the
+  // whole snapshot is sent once more.
+  function askWithSnapshot(request, fields, elements) {
+    let port = null;
+    try { port = api.runtime.connect({ name: "pagesieve.stream" }); } catch (e) { port = null; }
+    const t0 = performance.now();
+    if (!port) {
+      const snapshot = globalThis.pagesieveSnapshot(document, { elements });
+      const walkMs = performance.now() - t0;
+      return ask(request, { ...fields, snapshot }).then((answer) => ({ answer, walkMs, snapshot, parts: 0 }));
+    }
+    let settle;
+    const answered = new Promise((resolve) => { settle = resolve; });
+    port.onMessage.addListener((answer) => settle(answer));
+    port.onDisconnect.addListener(() => settle({ ok: false, error: "the extension's background stopped before it answered" }));
+    const parts = { size: PART_NODES, sent: 0, count: 0, send: (nodes) => { parts.count++; port.postMessage({ type: "part", nodes }); } };
+    const snapshot = globalThis.pagesieveSnapshot(document, { elements, parts });
+    const walkMs = performance.now() - t0;
+    port.postMessage({ type: "request", request, fields: { ...fields, snapshot: { ...snapshot, nodes: snapshot.nodes.slice(parts.sent) } } });
+    return answered.then(async (answer) => {
+      try { port.disconnect(); } catch (e) { /* already closed */ }
+      let sent = parts.count;
+      if (answer && answer.ok && !answer.reply.ok && answer.reply.error.code === NO_STREAM) {
+        answer = await ask(request, { ...fields, snapshot });
+        sent = 0;
+      }
+      return { answer, walkMs, snapshot, parts: sent };
+    });
+  }
+
   function visibleWords() {
     const text = document.body ? document.body.innerText : "";
     const words = text.match(/[\p{L}\p{N}]+/gu);
@@ -191,9 +230,9 @@
       // the page as it is shown, without our own changes (hidden noise comes back for the walk)
       const restore = mode === "hide" ? hidden.slice() : null;
       if (restore) for (const el of restore) el.removeAttribute(HIDE_ATTR);
-      const snapshot = globalThis.pagesieveSnapshot(document);
+      const asked = askWithSnapshot("clean", { mode: "reader" });  // the walk is done when it returns
       if (restore) for (const el of restore) el.setAttribute(HIDE_ATTR, "");
-      const answer = await ask("clean", { mode: "reader", snapshot });
+      const { answer } = await asked;
       if (!answer || !answer.ok) return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
       if (!answer.reply.ok) return { ok: false, error: answer.reply.error.message, code: answer.reply.error.code };
       article = answer.reply.article;
@@ -216,9 +255,7 @@
     if (wanted !== "hide" && wanted !== "reader" && wanted !== "corrections") return { ok: false, error: "mode must be hide, reader, corrections or off" };
     const t0 = performance.now();
     const elements = new Map();
-    const snapshot = globalThis.pagesieveSnapshot(document, { elements });
-    const t1 = performance.now();
-    const answer = await ask("clean", { mode: wanted, snapshot });
+    const { answer, walkMs, snapshot, parts } = await askWithSnapshot("clean", { mode: wanted }, elements);
     if (!answer || !answer.ok) {
       return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
     }
@@ -232,7 +269,7 @@
       ok: true, hidden: wanted === "reader" ? reply.hide.length : hidden.length, words: visibleWords(),
       site: reply.site, sitePages: reply.site_pages, model: reply.model, corrections: reply.corrections,
       timing: {
-        snapshotMs: t1 - t0, totalMs: t2 - t0, elements: elements.size, host: reply.host_ms,
+        snapshotMs: walkMs, totalMs: t2 - t0, elements: elements.size, host: reply.host_ms, parts,
         bytes: measure ? new TextEncoder().encode(JSON.stringify(snapshot)).length : undefined,
       },
     };
@@ -257,8 +294,7 @@
     const site = siteOf();
     if (!site || !/^https?:$/.test(location.protocol)) return;
     if (learn[site] !== false && learn["*"] !== false) {
-      const snapshot = globalThis.pagesieveSnapshot(document);
-      await ask("learn", { snapshot });
+      await askWithSnapshot("learn", {});
     }
     if (auto[site] === "hide" || auto[site] === "reader") run(auto[site]);
     else if (corrected[site] > 0 && mode === "off") run("corrections");

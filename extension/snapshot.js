@@ -28,8 +28,12 @@
   let next = 0;
 
   // options.elements: a Map filled with node id -> element (what the caller needs to act on a reply)
+  // options.parts: {size, send(nodes)}: send(nodes) is called during the walk with each run of
+  // `size` new nodes, in order, so that a large page's nodes can be on their way while the walk
+  // goes on; parts.sent then counts the nodes sent. The snapshot returned holds all the nodes.
   function snapshot(doc, options) {
     const elements = options && options.elements;
+    const parts = options && options.parts;
     const win = doc.defaultView;
     const sx = win.scrollX, sy = win.scrollY;
     const nodes = [];
@@ -75,6 +79,10 @@
         rendered = false;
       }
       nodes.push(node);
+      if (parts && nodes.length - parts.sent >= parts.size) {
+        parts.send(nodes.slice(parts.sent));
+        parts.sent = nodes.length;
+      }
       // The content of an element that is not rendered is not sent (the host drops such
       // subtrees whole), except under <head>: its <title> and <meta> carry the metadata.
       if (NO_CONTENT.has(tag) || (!rendered && !inHead && tag !== "head")) return;

@@ -291,3 +291,57 @@ def test_corrections_over_the_protocol(host, snapshot):
     assert model == "personal" and host.personal.is_file()
     assert "retraining in process" in log and "retraining ended with exit status 0" in log
     assert host.close() == 0
+
+
+def test_a_snapshot_streamed_in_parts(host, snapshot):
+    """The extension sends a large page's nodes in ``part`` requests while its walk goes on,
+    then the request with the header and the last nodes (docs/protocol.md, "Streaming a
+    snapshot"): the answer is the whole snapshot's answer; lost parts, an unknown stream or a
+    broken part get error replies, and the host keeps serving."""
+    whole = host.request({"v": 1, "id": "w", "type": "clean", "mode": "hide", "snapshot": snapshot})
+    nodes = snapshot["nodes"]
+    size = len(nodes) // 3
+
+    def send_parts(stream, chunks):
+        replies = []
+        for seq, chunk in chunks:
+            replies.append(host.request({"v": 1, "id": f"{stream}-{seq}", "type": "part", "stream": stream, "seq": seq, "nodes": chunk}))
+        return replies
+
+    parts = [(0, nodes[:size]), (1, nodes[size:2 * size])]
+    replies = send_parts("a", parts)
+    assert [r["ok"] for r in replies] == [True, True] and replies[-1]["nodes"] == 2 * size
+    tail = {**snapshot, "nodes": nodes[2 * size:]}
+    got = host.request({"v": 1, "id": "s", "type": "clean", "mode": "hide", "stream": "a", "snapshot": tail})
+    assert got["ok"] and (got["hide"], got["content"]) == (whole["hide"], whole["content"])
+    # the stream was used up: naming it again is "no stream" (the extension then sends it whole)
+    again = host.request({"v": 1, "id": "s2", "type": "clean", "mode": "hide", "stream": "a", "snapshot": tail})
+    assert again["error"]["code"] == 16 and again["error"]["name"] == "no_stream"
+    # a lost part: the gap is reported when the next part comes, and by the completing request
+    gap = send_parts("b", [(0, nodes[:size]), (2, nodes[2 * size:])])
+    assert gap[0]["ok"] and gap[1]["error"]["code"] == 7 and "parts were lost" in gap[1]["error"]["message"]
+    lost = host.request({"v": 1, "id": "b", "type": "clean", "mode": "hide", "stream": "b", "snapshot": {**snapshot, "nodes": []}})
+    assert lost["error"]["code"] == 7 and "parts were lost" in lost["error"]["message"]
+    # parts of a stream whose start this host never got (it restarted in between)
+    assert send_parts("c", [(3, nodes[:size])])[0]["error"]["code"] == 16
+    # a broken node: the part's reply and the completing request both name it
+    broken = [dict(n) for n in nodes[:size]]
+    broken[5] = {"p": 0, "t": "div"}
+    bad = send_parts("d", [(0, broken)])[0]
+    assert bad["error"]["code"] == 7 and "nodes[5]" in bad["error"]["message"]
+    done = host.request({"v": 1, "id": "d", "type": "clean", "mode": "hide", "stream": "d", "snapshot": tail})
+    assert done["error"]["message"] == bad["error"]["message"]
+    for message in ({"v": 1, "id": 1, "type": "part", "seq": 0, "nodes": []}, {"v": 1, "id": 2, "type": "part", "stream": "e", "seq": -1, "nodes": []},
+                    {"v": 1, "id": 3, "type": "part", "stream": "e", "seq": 0, "nodes": "x"}):
+        assert host.request(message)["ok"] is False
+    # at most MAX_STREAMS open: the least recently fed is dropped
+    from pagesieve.native.protocol import MAX_STREAMS
+
+    for k in range(MAX_STREAMS + 1):
+        assert send_parts(f"f{k}", [(0, nodes[:size])])[0]["ok"]
+    dropped = host.request({"v": 1, "id": "f0", "type": "clean", "mode": "hide", "stream": "f0", "snapshot": {**snapshot, "nodes": nodes[size:]}})
+    assert dropped["error"]["code"] == 16
+    last = host.request({"v": 1, "id": "f", "type": "clean", "mode": "hide", "stream": f"f{MAX_STREAMS}", "snapshot": {**snapshot, "nodes": nodes[size:]}})
+    assert last["ok"] and last["hide"] == whole["hide"]
+    assert host.request({"v": 1, "id": "z", "type": "ping"})["ok"]
+    assert host.close() == 0

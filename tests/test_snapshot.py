@@ -36,6 +36,7 @@ from pagesieve.page.snapshot import (
     PLACEHOLDER_TAG,
     TAG_RE,
     SnapshotError,
+    SnapshotStream,
     page_to_snapshot,
     parse_snapshot,
     xml_safe_text,
@@ -530,6 +531,59 @@ def test_malformed_snapshot(mutate, index, field, fragment) -> None:
         assert repr(field) in str(error)
 
 
+def streamed(doc: dict, size: int) -> Page:
+    """``doc`` parsed as a stream: its nodes fed in parts of ``size``, the last part with the
+    header (as the extension sends a streamed snapshot, docs/protocol.md)."""
+    nodes = doc["nodes"]
+    cut = (len(nodes) - 1) // size * size if nodes else 0
+    stream = SnapshotStream()
+    for start in range(0, cut, size):
+        stream.feed(nodes[start:start + size])
+    return stream.finish({**doc, "nodes": nodes[cut:]})
+
+
+@pytest.mark.parametrize(("mutate", "index", "field", "fragment"), [case[1:] for case in MALFORMED], ids=[case[0] for case in MALFORMED])
+def test_malformed_snapshot_streamed_fails_the_same(mutate, index, field, fragment) -> None:
+    """Cut into parts of 2 nodes, a broken snapshot names the same node (counted from the first
+    part) and field; after the error the stream keeps refusing."""
+    doc = _valid()
+    mutate(doc)
+    stream = None
+    with pytest.raises(SnapshotError) as caught:
+        nodes = doc.get("nodes")
+        if not isinstance(nodes, list):
+            SnapshotStream().finish(doc)
+        cut = max(len(nodes) - 1, 0) // 2 * 2
+        stream = SnapshotStream()
+        for start in range(0, cut, 2):
+            stream.feed(nodes[start:start + 2])
+        stream.finish({**doc, "nodes": nodes[cut:]})
+    error = caught.value
+    assert (error.index, error.field) == (index, field), str(error)
+    assert fragment in str(error)
+    if stream is not None:
+        with pytest.raises(SnapshotError) as again:
+            stream.finish({**_valid(), "nodes": []})
+        assert again.value is error
+
+
+def test_stream_refuses_a_part_that_is_not_a_list_and_an_empty_snapshot() -> None:
+    with pytest.raises(SnapshotError, match="expected an array of nodes"):
+        SnapshotStream().feed({"i": 0})
+    with pytest.raises(SnapshotError, match="empty: the root <html> element is required") as caught:
+        SnapshotStream().finish({**_valid(), "nodes": []})
+    assert caught.value.field == "nodes"
+
+
+def test_stream_counts_nodes_against_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_module, "MAX_NODES", 5)
+    nodes = _valid()["nodes"]
+    stream = SnapshotStream()
+    stream.feed(nodes[:4])
+    with pytest.raises(SnapshotError, match="6 nodes; snapshots over 5 nodes are refused"):
+        stream.feed(nodes[4:6])
+
+
 def test_malformed_valid_as_dict_fails_the_same_as_json() -> None:
     doc = _valid()
     doc["nodes"][3]["p"] = 99
@@ -665,6 +719,21 @@ def test_round_trip_dragnet_pages(dragnet_pages: list[tuple[str, bytes]]) -> Non
         source = parse_html(html)
         assert page.title == source.title, page_id
         assert set(page.styles) == {Page.node_id(el) for el in page.root.iter(etree.Element)}, page_id
+
+
+def test_streamed_dragnet_pages_build_the_same_page(dragnet_pages: list[tuple[str, bytes]]) -> None:
+    """Whatever the part size (a text run or an element cut between parts included), the page
+    built from parts is the page of the whole snapshot: tree, boxes, styles, hidden, warnings."""
+    for page_id, html in dragnet_pages[:6]:
+        doc = with_layout(page_to_snapshot(parse_html(html)))
+        whole = parse_snapshot(doc)
+        expected = etree.tostring(whole.root)
+        for size in (1, 3, 1000):
+            page = streamed(doc, size)
+            assert etree.tostring(page.root) == expected, (page_id, size)
+            assert page.boxes == whole.boxes and page.styles == whole.styles, (page_id, size)
+            assert [etree.tostring(e) for e in page.hidden] == [etree.tostring(e) for e in whole.hidden]
+            assert (page.title, page.url, page.warnings) == (whole.title, whole.url, whole.warnings)
 
 
 def test_snapshot_size_per_element(dragnet_pages: list[tuple[str, bytes]]) -> None:

@@ -57,7 +57,7 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
     from pagesieve.model_store import BOX_MODEL
 
     split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")  # held-out pages only
-    scores, models = [], set()
+    scores, models, streamed = [], set(), 0
     for name in ("dragnet", "big9", "l3s_gn1", "cleaneval"):
         dataset = load_dataset(datasets_dir_optional / name)
         for page_id in select_ids(dataset, split)[:5]:
@@ -65,6 +65,7 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
             result = run_mode(page, "hide")
             assert result["ok"], (name, page_id, result)
             models.add(result["model"])
+            streamed += result["timing"]["parts"] > 0  # its nodes went ahead in parts (docs/protocol.md)
             text = page.evaluate("document.body.innerText")
             truth = Counter(tokens(read_truth(dataset, page_id)))
             scores.append(prf_counts(Counter(tokens(text)), truth)[2])
@@ -73,6 +74,7 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
     mean = sum(scores) / len(scores)
     print(f"visible text after hide, token F1 over 20 held-out pages: {mean:.3f} ({', '.join(sorted(models))} model)")
     assert mean >= 0.9, scores
+    assert streamed >= 5, f"only {streamed} of the 20 pages were streamed in parts"
     # the live page has boxes: the host judged it with the box-aware model, where one is shipped
     assert models == ({"box-aware"} if BOX_MODEL.is_file() else {"box-free"})
 

@@ -21,8 +21,15 @@ from pagesieve import __version__
 PROTOCOL_VERSION = 1
 """The ``v`` of the envelope this host speaks."""
 
-MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "library", "label", "labels")
+MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "library", "label", "labels", "part")
 """Request types."""
+
+MAX_STREAMS = 4
+"""Snapshots being received in parts at once (``part``); a fifth drops the one least recently
+fed. One tab's click is one stream, and it ends within the second."""
+
+STREAM_IDLE_S = 120.0
+"""A stream that got no part for this long (seconds) is dropped when the next part comes."""
 
 MAX_SAVE_IMAGES = 500
 """Images a ``save`` request may carry. The library inlines at most what its size caps allow
@@ -65,6 +72,9 @@ class ErrorCode(IntEnum):
     NO_BLOCK = 15
     """A correction names a node that is not in any block of the page (removed as invisible,
     or outside the body)."""
+    NO_STREAM = 16
+    """A request names a ``stream`` whose parts this host has not got (it restarted after
+    they were sent, or the stream was dropped): send the whole snapshot again."""
 
 
 class ProtocolError(Exception):
@@ -146,7 +156,9 @@ class Host:
             "ping": self.ping, "learn": self.learn, "clean": self.clean,
             "sites": self.sites, "forget": self.forget,
             "save": self.save, "library": self.library, "label": self.label, "labels": self.labels,
+            "part": self.part,
         }
+        self._streams: dict[str, tuple] = {}  # stream -> (SnapshotStream, parts so far, last fed)
         self.library_dir = library_dir  # the article library folder (None: the user's default)
         self._windows: list = []  # library window processes started (reaped when they end)
 
@@ -207,21 +219,32 @@ class Host:
             self._model = _or_protocol_error(ErrorCode.MODEL, load_model, self._model_path)
         return self._model
 
-    @staticmethod
-    def page(message: dict):
-        """The page of ``message["snapshot"]``.
+    def page(self, message: dict):
+        """The page of ``message["snapshot"]``; with ``message["stream"]``, the snapshot's
+        earlier nodes came in ``part`` requests and ``snapshot["nodes"]`` holds the rest.
 
         Raises:
-            ProtocolError: BAD_REQUEST without a snapshot, BAD_SNAPSHOT for a broken one.
+            ProtocolError: BAD_REQUEST without a snapshot, BAD_SNAPSHOT for a broken one,
+                NO_STREAM for a stream this host has not got.
         """
         from pagesieve.errors import InputError
-        from pagesieve.page.snapshot import parse_snapshot
+        from pagesieve.page.snapshot import SnapshotStream, parse_snapshot
 
         snapshot = message.get("snapshot")
         if not isinstance(snapshot, dict):
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"snapshot\" must be an object (docs/snapshot.md)")
+        name = message.get("stream")
+        if name is not None:
+            if not isinstance(name, str):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "\"stream\" must be a string")
+            entry = self._streams.pop(name, None)
+            if entry is None:
+                raise ProtocolError(ErrorCode.NO_STREAM, f"no parts of stream {name!r} were received; send the whole snapshot")
         try:
-            return parse_snapshot(snapshot)
+            if name is None:
+                return parse_snapshot(snapshot)
+            stream: SnapshotStream = entry[0]
+            return stream.finish(snapshot)
         except InputError as exc:
             raise ProtocolError(ErrorCode.BAD_SNAPSHOT, str(exc)) from None
 
@@ -265,6 +288,44 @@ class Host:
     def ping(self, message: dict) -> dict:
         """``ping`` -> ``{"type": "pong", "version", "protocol"}``."""
         return {"type": "pong", "version": __version__, "protocol": PROTOCOL_VERSION}
+
+    def part(self, message: dict) -> dict:
+        """``part`` ``{"stream", "seq", "nodes"}`` -> ``{"type": "part", "stream", "seq",
+        "nodes" (received so far)}``: the next nodes of a snapshot that a later request (with
+        the same ``stream``) completes. ``seq`` counts the stream's parts from 0. The nodes are
+        added to the stream's tree at once, so the tree is built while the browser still walks
+        the page. A part that breaks the schema ends the stream: its error is the reply, and the
+        reply to the completing request. (docs/protocol.md, "Streaming a snapshot")"""
+        from pagesieve.errors import InputError
+        from pagesieve.page.snapshot import SnapshotStream
+
+        name, seq = message.get("stream"), message.get("seq")
+        if not isinstance(name, str) or not name or len(name) > 200:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"stream\" must be a non-empty string (at most 200 characters)")
+        if type(seq) is not int or seq < 0:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"seq\" must be an integer >= 0")
+        now = time.monotonic()
+        for other, (_s, _n, fed) in list(self._streams.items()):
+            if now - fed > STREAM_IDLE_S:
+                del self._streams[other]
+        entry = self._streams.pop(name, None)
+        if entry is None:
+            if seq != 0:
+                raise ProtocolError(ErrorCode.NO_STREAM, f"part {seq} of stream {name!r}, whose first parts were not received")
+            entry = (SnapshotStream(), 0, now)
+            while len(self._streams) >= MAX_STREAMS:
+                del self._streams[next(iter(self._streams))]  # the least recently fed
+        stream, parts, _fed = entry
+        self._streams[name] = (stream, parts + 1, now)  # kept even when broken: the last request gets the error
+        try:
+            if seq != parts:
+                from pagesieve.page.snapshot import SnapshotError
+
+                stream.error = SnapshotError(f"part {seq} of stream {name!r} came after {parts} parts; parts were lost", field="nodes")
+            stream.feed(message.get("nodes"))
+        except InputError as exc:
+            raise ProtocolError(ErrorCode.BAD_SNAPSHOT, str(exc)) from None
+        return {"type": "part", "stream": name, "seq": seq, "nodes": stream.nodes}
 
     def learn(self, message: dict) -> dict:
         """``learn`` ``{"snapshot", "private"?}`` -> ``{"type": "learned", "site", "learned",

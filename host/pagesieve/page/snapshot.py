@@ -269,8 +269,6 @@ def _check_header(doc: dict) -> tuple[str | None, str | None, tuple | None, tupl
     nodes = doc["nodes"]
     if type(nodes) is not list:
         raise SnapshotError(f"expected an array of nodes, got {_type_name(nodes)}", field="nodes")
-    if not nodes:
-        raise SnapshotError("empty: the root <html> element is required", field="nodes")
     if len(nodes) > MAX_NODES:
         raise SnapshotError(f"{len(nodes):,} nodes; snapshots over {MAX_NODES:,} nodes are refused", field="nodes")
     return url, title, viewport, document, nodes
@@ -400,40 +398,20 @@ def _write_text(anchor: Any, into: bool, pending: str | list[str]) -> int:
     return cleaned
 
 
-def parse_snapshot(data: dict | str | bytes) -> Page:
-    """Validate a DOM snapshot (``docs/snapshot.md``) and build its :class:`Page`.
+def _tree_builder():
+    """The element tree of a snapshot's nodes, built as they arrive (a generator).
 
-    Args:
-        data: the snapshot as the decoded JSON object, or as JSON text (``str``/``bytes``).
-
-    Returns:
-        A :class:`Page` with ``source="snapshot"``: the element tree with each element's
-        ``data-ps-id`` set to its snapshot id, ``boxes`` for the elements that have one,
-        ``styles`` for every element, and the viewport, document size, title and URL.
-
-    Raises:
-        SnapshotError: anything that does not follow the schema (wrong types, missing fields,
-            unknown or closed parent, duplicate ids, unsupported version, invalid JSON ...).
+    Send it lists of nodes in document order (a whole snapshot's, or its parts one after
+    another), then ``None``: it returns ``(root, boxes, styles, hidden, flattened, cleaned)``.
+    A node that breaks the schema raises :class:`SnapshotError` from the ``send`` that carried
+    it, with its index counted from the first node of the first part.
     """
-    doc = _load(data)
-    url, title, viewport, document, nodes = _check_header(doc)
-
-    root_node = nodes[0]
     seen: set[int] = set()  # ids of the element nodes so far
     stack: list[int] = []  # ids of the open elements: the ancestors the next node may have
-    if (
-        type(root_node) is not dict
-        or root_node.get("t") != "html"
-        or root_node.get("x") is not None
-        or "p" not in root_node
-        or root_node["p"] is not None
-        or type(root_node.get("i")) is not int
-        or not 0 <= root_node["i"] <= MAX_ID
-    ):
-        raise _diagnose(0, root_node, seen, stack)
-
     # Everything the loop uses is a local: this loop is the whole cost of a snapshot.
     sub_element = lxml.etree.SubElement
+    # lxml's own setter: lxml.html's wrapper only adds value=None (never here), at twice the cost
+    set_attribute = lxml.etree._Element.set
     known_tags = set(_KNOWN_TAGS)
     known_attrs = set(KEPT_ATTRIBUTES)
     tag_ok = TAG_RE.fullmatch
@@ -467,155 +445,168 @@ def parse_snapshot(data: dict | str | bytes) -> Page:
     pending_into = False
     pending: str | list[str] = ""
 
-    index = 0
-    node: Any = root_node
+    index = -1
+    offset = 0  # nodes of the earlier parts
+    node: Any = None
     try:
-        for index, node in enumerate(nodes):
-            if type(node) is not dict:
-                raise _diagnose(index, node, seen, stack)
-            parent = node.get("p")
-            if parent != top or type(parent) is not int:
-                if index == 0:
-                    pass  # the root, checked above
-                elif type(parent) is not int or parent not in seen:
+        while True:
+            nodes = yield
+            if nodes is None:
+                break
+            for index, node in enumerate(nodes, offset):
+                if type(node) is not dict:
                     raise _diagnose(index, node, seen, stack)
-                else:
-                    # Close the elements whose subtree ended, up to the parent.
-                    while stack and stack[-1] != parent:
-                        pop()
-                        pop_element()
-                    if not stack:  # the parent's subtree had ended already
+                parent = node.get("p")
+                if parent != top or type(parent) is not int:
+                    if index == 0:
+                        if (
+                            node.get("t") != "html"
+                            or node.get("x") is not None
+                            or parent is not None
+                            or "p" not in node
+                            or type(node.get("i")) is not int
+                        ):
+                            raise _diagnose(0, node, seen, stack)
+                    elif type(parent) is not int or parent not in seen:
                         raise _diagnose(index, node, seen, stack)
-                    top = parent
-                    top_element = element_stack[-1]
-            tag = node.get("t")
-            if tag is not None:
-                # ---- element node
-                nid = node.get("i")
-                if type(nid) is not int or not 0 <= nid <= max_id or nid in seen or node.get("x") is not None:
-                    raise _diagnose(index, node, seen, stack)
-                if tag not in known_tags:
-                    if type(tag) is not str or not tag_ok(tag):
-                        raise _diagnose(index, node, seen, stack)
-                    known_tags.add(tag)
-                depth = len(stack)  # of the parent
-                if depth < flat_level:
-                    if index:
-                        element = sub_element(top_element, tag)
-                        last_child[top] = element
                     else:
-                        element = _HTML_PARSER.makeelement(tag)
-                else:
-                    element = sub_element(element_stack[flat_index], tag)
-                    last_child[stack[flat_index]] = element
-                    if depth > flat_level:
-                        flattened += 1
-                attrs = node.get("a")
-                if attrs:
-                    if type(attrs) is not dict:
+                        # Close the elements whose subtree ended, up to the parent.
+                        while stack and stack[-1] != parent:
+                            pop()
+                            pop_element()
+                        if not stack:  # the parent's subtree had ended already
+                            raise _diagnose(index, node, seen, stack)
+                        top = parent
+                        top_element = element_stack[-1]
+                tag = node.get("t")
+                if tag is not None:
+                    # ---- element node
+                    nid = node.get("i")
+                    if type(nid) is not int or not 0 <= nid <= max_id or nid in seen or node.get("x") is not None:
                         raise _diagnose(index, node, seen, stack)
-                    try:
-                        for name, value in attrs.items():
-                            if name not in known_attrs:
-                                if type(name) is not str or not attr_ok(name):
+                    if tag not in known_tags:
+                        if type(tag) is not str or not tag_ok(tag):
+                            raise _diagnose(index, node, seen, stack)
+                        known_tags.add(tag)
+                    depth = len(stack)  # of the parent
+                    if depth < flat_level:
+                        if index:
+                            element = sub_element(top_element, tag)
+                            last_child[top] = element
+                        else:
+                            element = _HTML_PARSER.makeelement(tag)
+                    else:
+                        element = sub_element(element_stack[flat_index], tag)
+                        last_child[stack[flat_index]] = element
+                        if depth > flat_level:
+                            flattened += 1
+                    attrs = node.get("a")
+                    if attrs:
+                        if type(attrs) is not dict:
+                            raise _diagnose(index, node, seen, stack)
+                        try:
+                            for name, value in attrs.items():
+                                if name not in known_attrs:
+                                    if type(name) is not str or not attr_ok(name):
+                                        raise _diagnose(index, node, seen, stack)
+                                    known_attrs.add(name)
+                                if type(value) is not str:
                                     raise _diagnose(index, node, seen, stack)
-                                known_attrs.add(name)
-                            if type(value) is not str:
-                                raise _diagnose(index, node, seen, stack)
-                            element.set(name, value)
-                    except ValueError:  # characters lxml cannot store (validated above)
-                        for name, value in attrs.items():
-                            if type(name) is not str or not attr_ok(name) or type(value) is not str:
-                                raise _diagnose(index, node, seen, stack) from None
-                            clean = xml_safe_text(value)
-                            cleaned += clean != value
-                            element.set(name, clean)
-                elif attrs is not None and type(attrs) is not dict:
-                    raise _diagnose(index, node, seen, stack)
-                element.set(id_attr, str(nid))
-                box = node.get("b")
-                if box is not None:
-                    if type(box) is not list or len(box) != 4:
+                                set_attribute(element, name, value)
+                        except ValueError:  # characters lxml cannot store (validated above)
+                            for name, value in attrs.items():
+                                if type(name) is not str or not attr_ok(name) or type(value) is not str:
+                                    raise _diagnose(index, node, seen, stack) from None
+                                clean = xml_safe_text(value)
+                                cleaned += clean != value
+                                element.set(name, clean)
+                    elif attrs is not None and type(attrs) is not dict:
                         raise _diagnose(index, node, seen, stack)
-                    x, y, width, height = box
-                    if not (
-                        type(x) in number
-                        and type(y) in number
-                        and type(width) in number
-                        and type(height) in number
-                        and -lim <= x <= lim
-                        and -lim <= y <= lim
-                        and 0 <= width <= lim
-                        and 0 <= height <= lim
-                    ):
+                    set_attribute(element, id_attr, str(nid))
+                    box = node.get("b")
+                    if box is not None:
+                        if type(box) is not list or len(box) != 4:
+                            raise _diagnose(index, node, seen, stack)
+                        x, y, width, height = box
+                        if not (
+                            type(x) in number
+                            and type(y) in number
+                            and type(width) in number
+                            and type(height) in number
+                            and -lim <= x <= lim
+                            and -lim <= y <= lim
+                            and 0 <= width <= lim
+                            and 0 <= height <= lim
+                        ):
+                            raise _diagnose(index, node, seen, stack)
+                        if fast_box:
+                            boxes[nid] = made = new_object(box_cls)
+                            set_x(made, x)
+                            set_y(made, y)
+                            set_width(made, width)
+                            set_height(made, height)
+                        else:
+                            boxes[nid] = box_cls(x, y, width, height)
+                    visible = node.get("v")
+                    font_size = node.get("fs")
+                    font_weight = node.get("fw")
+                    if font_size is None and font_weight is None and (visible is None or visible is True):
+                        styles[nid] = default_style
+                    else:
+                        if visible is None:
+                            visible = True
+                        if (
+                            (visible is not True and visible is not False)
+                            or (font_size is not None and (type(font_size) not in number or not 0 <= font_size <= lim))
+                            or (font_weight is not None and (type(font_weight) not in number or not 1 <= font_weight <= 1000))
+                        ):
+                            raise _diagnose(index, node, seen, stack)
+                        key = (visible, font_size, font_weight)
+                        style = style_cache.get(key)
+                        if style is None:
+                            style = style_cls(visible, font_size, None if font_weight is None else int(round(font_weight)))
+                            style_cache[key] = style
+                        styles[nid] = style
+                        if visible is False:
+                            hidden.append(element)
+                    seen.add(nid)
+                    stack.append(nid)
+                    element_stack.append(element)
+                    top = nid
+                    top_element = element
+                else:
+                    # ---- text node: after the parent's last child, or into the parent
+                    text = node.get("x")
+                    if type(text) is not str or index == 0:
                         raise _diagnose(index, node, seen, stack)
-                    if fast_box:
-                        boxes[nid] = made = new_object(box_cls)
-                        set_x(made, x)
-                        set_y(made, y)
-                        set_width(made, width)
-                        set_height(made, height)
+                    if not text:
+                        continue
+                    if len(stack) < max_depth:
+                        anchor = last_child.get(parent)
+                        if anchor is None:
+                            anchor = top_element
+                            into = True
+                        else:
+                            into = False
                     else:
-                        boxes[nid] = box_cls(x, y, width, height)
-                visible = node.get("v")
-                font_size = node.get("fs")
-                font_weight = node.get("fw")
-                if font_size is None and font_weight is None and (visible is None or visible is True):
-                    styles[nid] = default_style
-                else:
-                    if visible is None:
-                        visible = True
-                    if (
-                        (visible is not True and visible is not False)
-                        or (font_size is not None and (type(font_size) not in number or not 0 <= font_size <= lim))
-                        or (font_weight is not None and (type(font_weight) not in number or not 1 <= font_weight <= 1000))
-                    ):
-                        raise _diagnose(index, node, seen, stack)
-                    key = (visible, font_size, font_weight)
-                    style = style_cache.get(key)
-                    if style is None:
-                        style = style_cls(visible, font_size, None if font_weight is None else int(round(font_weight)))
-                        style_cache[key] = style
-                    styles[nid] = style
-                    if visible is False:
-                        hidden.append(element)
-                seen.add(nid)
-                stack.append(nid)
-                element_stack.append(element)
-                top = nid
-                top_element = element
-            else:
-                # ---- text node: after the parent's last child, or into the parent
-                text = node.get("x")
-                if type(text) is not str or index == 0:
-                    raise _diagnose(index, node, seen, stack)
-                if not text:
-                    continue
-                if len(stack) < max_depth:
-                    anchor = last_child.get(parent)
-                    if anchor is None:
-                        anchor = top_element
-                        into = True
+                        # The parent's children were flattened into the receiving ancestor: the text
+                        # goes after the last of them (or into the parent if nothing follows it yet).
+                        anchor = last_child[stack[flat_index]]
+                        into = anchor is top_element
+                    # Adjacent text nodes for one slot (an element's text or tail) are joined once:
+                    # appending to an lxml string one node at a time is quadratic.
+                    if anchor is pending_anchor and into is pending_into:
+                        if type(pending) is str:
+                            pending = [pending, text]
+                        else:
+                            pending.append(text)
                     else:
-                        into = False
-                else:
-                    # The parent's children were flattened into the receiving ancestor: the text
-                    # goes after the last of them (or into the parent if nothing follows it yet).
-                    anchor = last_child[stack[flat_index]]
-                    into = anchor is top_element
-                # Adjacent text nodes for one slot (an element's text or tail) are joined once:
-                # appending to an lxml string one node at a time is quadratic.
-                if anchor is pending_anchor and into is pending_into:
-                    if type(pending) is str:
-                        pending = [pending, text]
-                    else:
-                        pending.append(text)
-                else:
-                    if pending_anchor is not None:
-                        cleaned += _write_text(pending_anchor, pending_into, pending)
-                    pending_anchor = anchor
-                    pending_into = into
-                    pending = text
+                        if pending_anchor is not None:
+                            cleaned += _write_text(pending_anchor, pending_into, pending)
+                        pending_anchor = anchor
+                        pending_into = into
+                        pending = text
+            offset += len(nodes)
         if pending_anchor is not None:
             cleaned += _write_text(pending_anchor, pending_into, pending)
     except SnapshotError:
@@ -626,7 +617,96 @@ def parse_snapshot(data: dict | str | bytes) -> Page:
             error = SnapshotError(f"could not be added to the tree ({type(exc).__name__}: {exc})", index=index)
         raise error from exc
 
-    root = element_stack[0]
+    if not element_stack:
+        raise SnapshotError("empty: the root <html> element is required", field="nodes")
+    return element_stack[0], boxes, styles, hidden, flattened, cleaned
+
+
+class SnapshotStream:
+    """A snapshot received in parts: :meth:`feed` each part's nodes as it arrives (the tree is
+    built meanwhile), then :meth:`finish` with the snapshot's header and its last nodes.
+
+    ``docs/protocol.md`` ("Streaming a snapshot") is the exchange that uses it: the extension
+    sends the nodes of a large page while its walk goes on, so the host reads and builds the
+    tree while the browser is still walking the page.
+
+    Raises (from :meth:`feed` and :meth:`finish`): :class:`SnapshotError`. After an error, or
+    once finished, every later call raises (the same error again).
+    """
+
+    def __init__(self) -> None:
+        self._builder = _tree_builder()
+        next(self._builder)
+        self.nodes = 0
+        """Nodes received so far."""
+        self.error: SnapshotError | None = None
+        """The error that ended the stream, if one did."""
+
+    def feed(self, nodes: Any) -> None:
+        """Add the next part's nodes (a list, in document order after the earlier parts)."""
+        if self.error is not None:
+            raise self.error
+        try:
+            if type(nodes) is not list:
+                raise SnapshotError(f"expected an array of nodes, got {_type_name(nodes)}", field="nodes")
+            if self.nodes + len(nodes) > MAX_NODES:
+                raise SnapshotError(
+                    f"{self.nodes + len(nodes):,} nodes; snapshots over {MAX_NODES:,} nodes are refused", field="nodes"
+                )
+            self.nodes += len(nodes)
+            self._builder.send(nodes)
+        except SnapshotError as exc:
+            self.error = exc
+            self._builder.close()
+            raise
+
+    def finish(self, data: dict | str | bytes) -> Page:
+        """The :class:`Page` of the whole snapshot: ``data`` is its top-level object (as
+        :func:`parse_snapshot` takes it) whose ``nodes`` are the nodes after the last part
+        (possibly none)."""
+        if self.error is not None:
+            raise self.error
+        try:
+            doc = _load(data)
+            url, title, viewport, document, nodes = _check_header(doc)
+        except SnapshotError as exc:
+            self.error = exc
+            self._builder.close()
+            raise
+        self.feed(nodes)
+        try:
+            self._builder.send(None)
+        except StopIteration as done:
+            root, boxes, styles, hidden, flattened, cleaned = done.value
+        except SnapshotError as exc:
+            self.error = exc
+            raise
+        else:  # pragma: no cover - the generator always returns after None
+            raise AssertionError("the tree builder did not finish")
+        self.error = SnapshotError("this snapshot is complete: no more parts can be added", field="nodes")
+        return _page(root, boxes, styles, hidden, flattened, cleaned, url, title, viewport, document)
+
+
+def parse_snapshot(data: dict | str | bytes) -> Page:
+    """Validate a DOM snapshot (``docs/snapshot.md``) and build its :class:`Page`.
+
+    Args:
+        data: the snapshot as the decoded JSON object, or as JSON text (``str``/``bytes``).
+
+    Returns:
+        A :class:`Page` with ``source="snapshot"``: the element tree with each element's
+        ``data-ps-id`` set to its snapshot id, ``boxes`` for the elements that have one,
+        ``styles`` for every element, and the viewport, document size, title and URL.
+
+    Raises:
+        SnapshotError: anything that does not follow the schema (wrong types, missing fields,
+            unknown or closed parent, duplicate ids, unsupported version, invalid JSON ...).
+    """
+    return SnapshotStream().finish(data)
+
+
+def _page(root, boxes, styles, hidden, flattened, cleaned, url, title, viewport, document) -> Page:
+    """The :class:`Page` of a built tree and the snapshot's header."""
     page = Page(
         root=root,
         url=url,
