@@ -25,6 +25,7 @@
   // life of the content script, so that the same element has the same id in every snapshot and
   // the page's DOM is never written (nothing to undo, no style invalidation during the walk).
   const ids = new WeakMap();
+  const TAGS = new Map();  // localName -> the tag sent (a page has a few dozen distinct names)
   let next = 0;
 
   // options.elements: a Map filled with node id -> element (what the caller needs to act on a reply)
@@ -43,14 +44,21 @@
       return n;
     };
     function element(el, parentId, verbatim, inHead) {
-      let tag = el.localName.toLowerCase();
-      if (!TAG_RE.test(tag)) tag = "ps-unknown";
+      const name = el.localName;
+      let tag = TAGS.get(name);
+      if (tag === undefined) {
+        tag = name.toLowerCase();
+        if (!TAG_RE.test(tag)) tag = "ps-unknown";
+        TAGS.set(name, tag);
+      }
       const id = idOf(el);
       if (elements) elements.set(id, el);
       const node = { i: id, p: parentId, t: tag };
       let attrs = null;
-      for (const a of el.attributes) {
-        if (KEPT.has(a.name)) (attrs || (attrs = {}))[a.name] = a.value;
+      if (el.hasAttributes()) {
+        for (const name of el.getAttributeNames()) {
+          if (KEPT.has(name)) (attrs || (attrs = {}))[name] = el.getAttribute(name);
+        }
       }
       if (attrs && attrs.srcset !== undefined) {
         // The candidate the browser picked is what the reader sees: sent as src, and the srcset

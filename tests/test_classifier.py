@@ -73,14 +73,21 @@ def test_compiled_forest_equals_scikit_learn(model, fitted, example_analysis):
 
 
 def test_compiled_forest_on_real_pages(model, fitted, datasets_dir):
-    """Equal to predict_proba on every block of real pages (the sure-noise ones too)."""
+    """Equal to predict_proba on every block of real pages (the sure-noise ones too), and on
+    all their blocks at once (enough rows for the two-thread walk)."""
+    from pagesieve.classifier import FOREST_SPLIT_ROWS
     from pagesieve.evaluation.datasets import load_dataset, read_page
 
     dataset = load_dataset(datasets_dir / "dragnet")
+    rows = []
     for page_id in dataset.ids[:5]:
         a = analyse(parse_html(read_page(dataset, page_id)))
         z = context_features(tree_arrays(a.blocks), a.candidates, a.features, model.decision(a.features))
         np.testing.assert_allclose(model.context.probability(z), fitted.context.predict_proba(z)[:, 1], rtol=1e-9, atol=1e-12)
+        rows.append(z)
+    z = np.vstack(rows)
+    assert len(z) >= FOREST_SPLIT_ROWS
+    np.testing.assert_allclose(model.context.probability(z), fitted.context.predict_proba(z)[:, 1], rtol=1e-9, atol=1e-12)
 
 
 def test_shipped_model_is_rbf_svm_with_context_stage(model, fitted):
