@@ -93,10 +93,12 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 // A snapshot streamed by a content script (docs/protocol.md, "Streaming a snapshot"): each
 // {type: "part", nodes} goes on to the host at once as a "part" of this connection's stream,
 // then {type: "request", request, fields} completes it; the answer comes back on the port.
+// Stream names stay unique when the worker restarts (its counter starts again from 1).
+const STREAM_PREFIX = "s" + Date.now().toString(36) + "-";
 let nextStream = 1;
 api.runtime.onConnect.addListener((client) => {
   if (client.name !== "pagesieve.stream") return;
-  const stream = "s" + nextStream++;
+  const stream = STREAM_PREFIX + nextStream++;
   let seq = 0;
   client.onMessage.addListener((message) => {
     if (!message) return;

@@ -322,6 +322,11 @@ def test_a_snapshot_streamed_in_parts(host, snapshot):
     assert gap[0]["ok"] and gap[1]["error"]["code"] == 7 and "parts were lost" in gap[1]["error"]["message"]
     lost = host.request({"v": 1, "id": "b", "type": "clean", "mode": "hide", "stream": "b", "snapshot": {**snapshot, "nodes": []}})
     assert lost["error"]["code"] == 7 and "parts were lost" in lost["error"]["message"]
+    # a stream left unfinished (its tab closed) and a new one of the same name: part 0 starts afresh
+    send_parts("g", [(0, nodes[:size]), (1, nodes[size:2 * size])])
+    assert all(r["ok"] for r in send_parts("g", [(0, nodes[:size]), (1, nodes[size:2 * size])]))
+    anew = host.request({"v": 1, "id": "g", "type": "clean", "mode": "hide", "stream": "g", "snapshot": tail})
+    assert anew["ok"] and anew["hide"] == whole["hide"]
     # parts of a stream whose start this host never got (it restarted in between)
     assert send_parts("c", [(3, nodes[:size])])[0]["error"]["code"] == 16
     # a broken node: the part's reply and the completing request both name it

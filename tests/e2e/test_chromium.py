@@ -367,3 +367,31 @@ def test_right_click_keep_this_keeps_a_block_that_hide_noise_hid(chromium_contex
     assert run_mode(second, "hide")["ok"] and not second.evaluate(shown)
     page.close()
     second.close()
+
+
+def test_a_snapshot_whose_parts_the_host_lost_is_sent_whole(chromium_context, run_mode, serve_page, server):
+    """A large page's nodes go to the host in parts while the walk goes on (docs/protocol.md,
+    "Streaming a snapshot"). When the host has not got them (it restarted in between; here the
+    background's sending of parts is switched off), it answers no_stream and the content script
+    sends the whole snapshot: the page is cleaned all the same."""
+    paragraphs = "\n".join(
+        f"<p>Paragraph {k} of the long report on the harbour wall: the engineers measured the swell "
+        f"again and found the stones had moved {k % 7} centimetres since spring.</p>" for k in range(260))
+    links = "\n".join(f'<li><a href="/section/{k}">Section {k}</a></li>' for k in range(120))
+    serve_page("/long-report/", f"<!doctype html><html><head><title>The harbour wall report</title></head><body>"
+               f"<nav><ul>{links}</ul></nav><article><h1>The harbour wall report</h1>{paragraphs}</article>"
+               f"<footer><p>Harbour Daily, all rights reserved.</p></footer></body></html>")
+    page = open_page(chromium_context, f"{server}/long-report/")
+    streamed = run_mode(page, "hide", True)
+    assert streamed["ok"] and streamed["timing"]["parts"] > 0 and streamed["hidden"] > 0, streamed
+    run_mode(page, "off")
+    worker = chromium_context.service_workers[0]
+    worker.evaluate("() => { globalThis.keptPost = post; globalThis.post = () => {}; }")  # parts never leave
+    try:
+        whole = run_mode(page, "hide", True)
+    finally:
+        worker.evaluate("() => { globalThis.post = globalThis.keptPost; }")
+    assert whole["ok"] and whole["timing"]["parts"] == 0, whole
+    assert whole["hidden"] == streamed["hidden"] and whole["words"] == streamed["words"]
+    run_mode(page, "off")
+    page.close()

@@ -309,6 +309,8 @@ class Host:
             if now - fed > STREAM_IDLE_S:
                 del self._streams[other]
         entry = self._streams.pop(name, None)
+        if seq == 0:
+            entry = None  # part 0 starts the stream afresh (a name may come again after the sender restarts)
         if entry is None:
             if seq != 0:
                 raise ProtocolError(ErrorCode.NO_STREAM, f"part {seq} of stream {name!r}, whose first parts were not received")
