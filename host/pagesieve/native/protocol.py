@@ -297,7 +297,7 @@ class Host:
         the page. A part that breaks the schema ends the stream: its error is the reply, and the
         reply to the completing request. (docs/protocol.md, "Streaming a snapshot")"""
         from pagesieve.errors import InputError
-        from pagesieve.page.snapshot import SnapshotStream
+        from pagesieve.page.snapshot import SnapshotError, SnapshotStream
 
         name, seq = message.get("stream"), message.get("seq")
         if not isinstance(name, str) or not name or len(name) > 200:
@@ -321,8 +321,6 @@ class Host:
         self._streams[name] = (stream, parts + 1, now)  # kept even when broken: the last request gets the error
         try:
             if seq != parts:
-                from pagesieve.page.snapshot import SnapshotError
-
                 stream.error = SnapshotError(f"part {seq} of stream {name!r} came after {parts} parts; parts were lost", field="nodes")
             stream.feed(message.get("nodes"))
         except InputError as exc:
