@@ -531,12 +531,15 @@ def test_malformed_snapshot(mutate, index, field, fragment) -> None:
         assert repr(field) in str(error)
 
 
-def streamed(doc: dict, size: int) -> Page:
-    """``doc`` parsed as a stream: its nodes fed in parts of ``size``, the last part with the
-    header (as the extension sends a streamed snapshot, docs/protocol.md)."""
-    nodes = doc["nodes"]
-    cut = (len(nodes) - 1) // size * size if nodes else 0
-    stream = SnapshotStream()
+def streamed(doc: dict, size: int, stream: SnapshotStream | None = None) -> Page:
+    """``doc`` parsed as a stream (``stream``, or a new one): its nodes fed in parts of
+    ``size``, the last part with the header (as the extension sends a streamed snapshot,
+    docs/protocol.md). Nodes that are not a list go whole with the header."""
+    stream = stream or SnapshotStream()
+    nodes = doc.get("nodes")
+    if not isinstance(nodes, list):
+        return stream.finish(doc)
+    cut = max(len(nodes) - 1, 0) // size * size
     for start in range(0, cut, size):
         stream.feed(nodes[start:start + size])
     return stream.finish({**doc, "nodes": nodes[cut:]})
@@ -548,23 +551,15 @@ def test_malformed_snapshot_streamed_fails_the_same(mutate, index, field, fragme
     part) and field; after the error the stream keeps refusing."""
     doc = _valid()
     mutate(doc)
-    stream = None
+    stream = SnapshotStream()
     with pytest.raises(SnapshotError) as caught:
-        nodes = doc.get("nodes")
-        if not isinstance(nodes, list):
-            SnapshotStream().finish(doc)
-        cut = max(len(nodes) - 1, 0) // 2 * 2
-        stream = SnapshotStream()
-        for start in range(0, cut, 2):
-            stream.feed(nodes[start:start + 2])
-        stream.finish({**doc, "nodes": nodes[cut:]})
+        streamed(doc, 2, stream)
     error = caught.value
     assert (error.index, error.field) == (index, field), str(error)
     assert fragment in str(error)
-    if stream is not None:
-        with pytest.raises(SnapshotError) as again:
-            stream.finish({**_valid(), "nodes": []})
-        assert again.value is error
+    with pytest.raises(SnapshotError) as again:
+        stream.finish({**_valid(), "nodes": []})
+    assert again.value is error
 
 
 def test_stream_refuses_a_part_that_is_not_a_list_and_an_empty_snapshot() -> None:
