@@ -91,7 +91,7 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 });
 
 // A snapshot streamed by a content script (docs/protocol.md, "Streaming a snapshot"): each
-// {type: "part", nodes} goes on to the host at once as a "part" of this connection's stream,
+// {type: "part", markup, boxes, fonts} goes on to the host at once as a "part" of this connection's stream,
 // then {type: "request", request, fields} completes it; the answer comes back on the port.
 // Stream names stay unique when the worker restarts (its counter starts again from 1).
 const STREAM_PREFIX = "s" + Date.now().toString(36) + "-";
@@ -103,7 +103,7 @@ api.runtime.onConnect.addListener((client) => {
   client.onMessage.addListener((message) => {
     if (!message) return;
     if (message.type === "part") {
-      post("part", { stream, seq: seq++, nodes: message.nodes });
+      post("part", { stream, seq: seq++, markup: message.markup, boxes: message.boxes, fonts: message.fonts });
     } else if (message.type === "request") {
       const fields = message.fields || {};
       if (seq) fields.stream = stream;

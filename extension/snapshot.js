@@ -28,49 +28,102 @@
   const TAGS = new Map();  // localName -> the tag sent (a page has a few dozen distinct names)
   let next = 0;
 
+  // Tags sent as they are; any other name (a prefix such as o:p or fb:like, which XML would read
+  // as a namespace, a non-ASCII custom element, broken markup) is sent as ps-unknown.
+  const PLAIN_TAG = /^[a-z][a-z0-9._-]*$/;
+  // Characters that markup cannot carry as they are: XML's own (& < > and the quote of attribute
+  // values), white space that XML would normalise (\r in text; tab, newline, \r in attribute
+  // values), and what an XML document cannot hold at all (C0 controls, lone surrogates, U+FFFE/F).
+  const TEXT_SPECIAL = /[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/;
+  const ATTR_SPECIAL = /[&<>'\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/;
+  const SPECIAL_ALL = /[\ud800-\udbff][\udc00-\udfff]|[&<>'\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/g;
+  const ENTITY = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&apos;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;", "\f": " " };
+  // The deepest nesting sent (<html> is depth 1): libxml2's limit. An element at this depth or
+  // below is flattened: it holds only its text before its first child element, and its child
+  // elements follow it, inside the ancestor at depth MAX_DEPTH - 1 (as the host flattens
+  // version 1, docs/snapshot.md).
+  const MAX_DEPTH = 256;
+
   // options.elements: a Map filled with node id -> element (what the caller needs to act on a reply)
-  // options.parts: {size, send(nodes)}: send(nodes) is called during the walk with each run of
-  // `size` new nodes, in order, so that a large page's nodes can be on their way while the walk
-  // goes on; parts.sent then counts the nodes sent. The snapshot returned holds all the nodes.
+  // options.parts: {size, send(part)}: send({markup, boxes, fonts}) is called during the walk
+  // each time `size` more elements have been written, with what was written since the last
+  // part, so that a large page is on its way while the walk goes on; parts.sent then counts the
+  // parts sent, and parts.rest holds what the last part left (the same three fields). The
+  // snapshot returned holds the whole page either way.
   function snapshot(doc, options) {
     const elements = options && options.elements;
     const parts = options && options.parts;
     const win = doc.defaultView;
     const sx = win.scrollX, sy = win.scrollY;
-    const nodes = [];
+    let markup = "";        // since the last part
+    let boxes = [];         // id, x, y, width, height per element with a box
+    let fonts = [];         // id, font size, font weight per element with text of its own
+    const done = { markup: [], boxes: [], fonts: [] };  // what went in earlier parts
+    let count = 0, sentAt = 0, cleaned = 0, flattened = 0;
     const idOf = (el) => {
       let n = ids.get(el);
       if (n === undefined) { n = next++; ids.set(el, n); }
       return n;
     };
-    function element(el, parentId, verbatim, inHead) {
+    // A text or attribute value holding a character no XML document can (what xml_safe_text()
+    // does on the host: form feed -> space, the others U+FFFD) counts once in `cleaned`.
+    let dirty = false;
+    const special = (c) => {
+      if (c.length === 2) return c;  // a surrogate pair: one character
+      const entity = ENTITY[c];
+      if (entity === undefined) { dirty = true; return "\ufffd"; }
+      if (c === "\f") dirty = true;
+      return entity;
+    };
+    const inText = (c) => (c === "'" || c === "\t" || c === "\n" ? c : special(c));
+    const escape = (s, inside) => {
+      dirty = false;
+      s = s.replace(SPECIAL_ALL, inside);
+      if (dirty) cleaned++;
+      return s;
+    };
+    const text = (s) => (TEXT_SPECIAL.test(s) ? escape(s, inText) : s);
+    const value = (s) => (ATTR_SPECIAL.test(s) ? escape(s, special) : s);
+    function flush() {
+      parts.send({ markup, boxes, fonts });
+      done.markup.push(markup); done.boxes.push(boxes); done.fonts.push(fonts);
+      markup = ""; boxes = []; fonts = [];
+      parts.sent++;
+      sentAt = count;
+    }
+    // depth: of the element (html = 1); flat: true when it is written without its content inside
+    function element(el, depth, verbatim, inHead) {
       const name = el.localName;
       let tag = TAGS.get(name);
       if (tag === undefined) {
         tag = name.toLowerCase();
-        if (!TAG_RE.test(tag)) tag = "ps-unknown";
+        if (!PLAIN_TAG.test(tag)) tag = "ps-unknown";
         TAGS.set(name, tag);
       }
       const id = idOf(el);
       if (elements) elements.set(id, el);
-      const node = { i: id, p: parentId, t: tag };
+      count++;
+      let open = "<" + tag;
       let attrs = null;
       if (el.hasAttributes()) {
         for (const name of el.getAttributeNames()) {
           if (KEPT.has(name)) (attrs || (attrs = {}))[name] = el.getAttribute(name);
         }
       }
-      if (attrs && attrs.srcset !== undefined) {
-        // The candidate the browser picked is what the reader sees: sent as src, and the srcset
-        // (an eighth of a page's bytes, used by the host only when src is missing) left out.
-        // A <picture>'s <source> candidates are covered by its <img>'s choice.
-        const chosen = tag === "img" ? el.currentSrc : "";
-        if (tag === "source" || (chosen && !chosen.startsWith("data:"))) {
-          if (chosen) attrs.src = chosen;
-          delete attrs.srcset;
+      if (attrs) {
+        if (attrs.srcset !== undefined) {
+          // The candidate the browser picked is what the reader sees: sent as src, and the srcset
+          // (an eighth of a page's bytes, used by the host only when src is missing) left out.
+          // A <picture>'s <source> candidates are covered by its <img>'s choice.
+          const chosen = tag === "img" ? el.currentSrc : "";
+          if (tag === "source" || (chosen && !chosen.startsWith("data:"))) {
+            if (chosen) attrs.src = chosen;
+            delete attrs.srcset;
+          }
         }
+        for (const name in attrs) open += " " + name + "='" + value(attrs[name]) + "'";
       }
-      if (attrs) node.a = attrs;
+      open += " data-ps-id='" + id + "'";
       const r = el.getBoundingClientRect();
       // An element is rendered iff it has a layout box (an all-zero rectangle may still be one:
       // an empty element at the origin, so only then ask for the client rects). What
@@ -79,21 +132,22 @@
       let rendered = true;
       if (r.width || r.height || r.left || r.top || el.getClientRects().length) {
         // whole CSS pixels: finer than any feature needs, and a sixth of the bytes
-        node.b = [Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height)];
+        boxes.push(id, Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height));
       } else if (tag !== "html" && win.getComputedStyle(el).display !== "contents") {
         // display: none here or above, or no box by nature (<head> content, <source>, <col>):
         // not shown. A display: contents element has no box of its own but its children do.
-        node.v = false;
+        open += " data-ps-unrendered=''";
         rendered = false;
       }
-      nodes.push(node);
-      if (parts && nodes.length - parts.sent >= parts.size) {
-        parts.send(nodes.slice(parts.sent));
-        parts.sent = nodes.length;
-      }
+      const flat = depth >= MAX_DEPTH;
+      if (depth > MAX_DEPTH) flattened++;  // not where the DOM has it (as the host counts)
       // The content of an element that is not rendered is not sent (the host drops such
       // subtrees whole), except under <head>: its <title> and <meta> carry the metadata.
-      if (NO_CONTENT.has(tag) || (!rendered && !inHead && tag !== "head")) return;
+      if (NO_CONTENT.has(tag) || (!rendered && !inHead && tag !== "head") || !el.firstChild) {
+        markup += open + "/>";
+        if (parts && count - sentAt >= parts.size) flush();
+        return;
+      }
       // Computed style for elements with text nodes of their own (white space included): font
       // size and weight matter for text, and white-space is inherited, so a text node's own
       // parent tells how to send it. Containers are asked for content-visibility only.
@@ -102,17 +156,29 @@
       const style = rendered && (ownText || el.firstElementChild) ? win.getComputedStyle(el) : null;
       // content-visibility: hidden shows the element but skips its content (an off-canvas
       // menu, a closed <details>, hidden="until-found"): that content is not sent either.
-      if (style && style.contentVisibility === "hidden") return;
+      if (style && style.contentVisibility === "hidden") {
+        markup += open + "/>";
+        if (parts && count - sentAt >= parts.size) flush();
+        return;
+      }
       if (ownText && style) {
         const fs = parseFloat(style.fontSize);
-        if (Number.isFinite(fs)) node.fs = round(fs);
         const fw = parseFloat(style.fontWeight);
-        if (Number.isFinite(fw) && fw >= 1 && fw <= 1000) node.fw = fw;
+        const size = Number.isFinite(fs) ? round(fs) : null;
+        const weight = Number.isFinite(fw) && fw >= 1 && fw <= 1000 ? fw : null;
+        if (size !== null || weight !== null) fonts.push(id, size, weight);
         keepSpace = keepSpace || PRE.has(style.whiteSpace);
       }
+      markup += open + ">";
+      if (parts && count - sentAt >= parts.size) flush();
       const head = inHead || tag === "head";
-      if (el.shadowRoot) children(el.shadowRoot, id, keepSpace, head);
-      children(el, id, keepSpace, head);
+      // A flattened element keeps the text before its first child element; that child (deeper
+      // still, so flattened too) and what follows come after it, in the same ancestor.
+      let closing = "</" + tag + ">";
+      const before = flat ? () => { markup += closing; closing = ""; } : null;
+      if (el.shadowRoot) children(el.shadowRoot, depth + 1, keepSpace, head, before);
+      children(el, depth + 1, keepSpace, head, before);
+      markup += closing;
     }
     function hasOwnText(el) {
       for (let c = el.firstChild; c; c = c.nextSibling) {
@@ -120,13 +186,16 @@
       }
       return false;
     }
-    function children(parent, parentId, keepSpace, inHead) {
+    // before: called before each element child is written (a flattened parent closes there)
+    function children(parent, depth, keepSpace, inHead, before) {
       const parentBlocky = parent.nodeType === 1 && BLOCKY.has(parent.localName);
       for (let c = parent.firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === 1) element(c, parentId, keepSpace, inHead);
-        else if (c.nodeType === 3 && c.data) {
+        if (c.nodeType === 1) {
+          if (before) before();
+          element(c, depth, keepSpace, inHead);
+        } else if (c.nodeType === 3 && c.data) {
           if (!keepSpace && SPACE_ONLY.test(c.data) && blockyEdge(c, "previousSibling", parentBlocky) && blockyEdge(c, "nextSibling", parentBlocky)) continue;
-          nodes.push({ p: parentId, x: keepSpace ? c.data : c.data.replace(/[ \t\n\f\r]+/g, " ") });
+          markup += text(keepSpace ? c.data : c.data.replace(/[ \t\n\f\r]+/g, " "));
         }
       }
     }
@@ -138,16 +207,22 @@
       if (!n) return parentBlocky;
       return n.nodeType === 1 && BLOCKY.has(n.localName);
     }
-    element(doc.documentElement, null, false, false);
+    element(doc.documentElement, 1, false, false);
+    if (parts) parts.rest = { markup, boxes, fonts };
     const de = doc.documentElement;
     return {
-      version: 1,
+      version: 2,
       url: doc.location ? doc.location.href : null,
       title: doc.title || "",
       viewport: { width: win.innerWidth, height: win.innerHeight },
       document: { width: de.scrollWidth, height: de.scrollHeight },
       dpr: win.devicePixelRatio || 1,
-      nodes,
+      elements: count,
+      cleaned,
+      flattened,
+      markup: done.markup.length ? done.markup.join("") + markup : markup,
+      boxes: done.boxes.length ? [].concat(...done.boxes, boxes) : boxes,
+      fonts: done.fonts.length ? [].concat(...done.fonts, fonts) : fonts,
     };
   }
 

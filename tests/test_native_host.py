@@ -350,3 +350,29 @@ def test_a_snapshot_streamed_in_parts(host, snapshot):
     assert last["ok"] and last["hide"] == whole["hide"]
     assert host.request({"v": 1, "id": "z", "type": "ping"})["ok"]
     assert host.close() == 0
+
+
+def test_a_markup_snapshot_streamed_in_parts(host, snapshot):
+    """Snapshot version 2 (what the extension sends): its markup cut anywhere into ``part``
+    requests with their share of boxes and fonts, then the completing request, is answered as
+    the whole snapshot is, and as its version-1 form is; a broken part gets an error reply and
+    the host keeps serving."""
+    from pagesieve.page.markup import markup_snapshot
+
+    v1 = host.request({"v": 1, "id": "w1", "type": "clean", "mode": "hide", "snapshot": snapshot})
+    doc = markup_snapshot(snapshot)
+    whole = host.request({"v": 1, "id": "w2", "type": "clean", "mode": "hide", "snapshot": doc})
+    assert whole["ok"] and (whole["hide"], whole["content"]) == (v1["hide"], v1["content"])
+    markup, boxes = doc["markup"], doc["boxes"]
+    cut = len(markup) // 3 + 1  # inside some tag or text, not at a node's edge
+    first = host.request({"v": 1, "id": "p0", "type": "part", "stream": "m", "seq": 0, "markup": markup[:cut], "boxes": boxes[:10], "fonts": []})
+    second = host.request({"v": 1, "id": "p1", "type": "part", "stream": "m", "seq": 1, "markup": markup[cut:2 * cut], "boxes": boxes[10:], "fonts": doc["fonts"]})
+    assert first["ok"] and second["ok"] and second["chars"] == 2 * cut
+    got = host.request({"v": 1, "id": "m", "type": "clean", "mode": "reader", "stream": "m",
+                        "snapshot": {**doc, "markup": markup[2 * cut:], "boxes": [], "fonts": []}})
+    assert got["ok"] and (got["hide"], got["content"]) == (whole["hide"], whole["content"]) and got["article"]["text"]
+    bad = host.request({"v": 1, "id": "b0", "type": "part", "stream": "x", "seq": 0, "markup": "<html data-ps-id='0'><!-- x -->"})
+    assert bad["error"]["code"] == 7 and "comment" in bad["error"]["message"]
+    done = host.request({"v": 1, "id": "b", "type": "clean", "mode": "hide", "stream": "x", "snapshot": {**doc, "markup": ""}})
+    assert done["error"]["message"] == bad["error"]["message"]
+    assert host.request({"v": 1, "id": "ping", "type": "ping"})["ok"]

@@ -425,7 +425,7 @@ INF = float("inf")
 # (id, mutation, expected index, expected field, message fragment)
 MALFORMED = [
     ("version missing", _del(("version",)), None, "version", "missing"),
-    ("version 2", _set(("version",), 2), None, "version", "unsupported snapshot version 2"),
+    ("version 3", _set(("version",), 3), None, "version", "unsupported snapshot version 3"),
     ("version 0", _set(("version",), 0), None, "version", "unsupported snapshot version 0"),
     ("version string", _set(("version",), "1"), None, "version", "expected an integer"),
     ("version bool", _set(("version",), True), None, "version", "expected an integer"),

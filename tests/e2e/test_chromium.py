@@ -7,6 +7,8 @@ from collections import Counter
 import pytest
 from pathlib import Path
 
+from lxml import etree
+
 from pagesieve.evaluation.metric import prf_counts, tokens
 
 from .pages import NEWS_PAGE
@@ -159,6 +161,8 @@ SENDER_PAGE = """<!doctype html><html lang="en"><head><title>Sender rules</title
   <nav id="offcanvas" style="content-visibility: hidden"><a href="/">skipped menu</a></nav>
   <img id="pic" src="/pic-small.png" srcset="/pic-small.png 1x, /pic-large.png 2x" alt="a picture">
   <svg id="icon" width="10" height="10"><circle cx="5" cy="5" r="4"></circle></svg>
+  <p id="marks" title="it's &quot;quoted&quot;
+on two lines">Fish &amp; chips &lt;b&gt; 'single' "double"<o:p>word</o:p></p>
 </body></html>"""
 
 # a 1x1 PNG
@@ -178,6 +182,16 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
         content_type="text/html; charset=utf-8" if route.request.url.endswith("/sender/") else "image/png",
     ))
     page.goto(f"{origin}/sender/", wait_until="load")
+    # what markup cannot carry as it is: a control character, a lone surrogate, a carriage
+    # return, and nesting deeper than libxml2's limit of 256
+    page.evaluate("""() => {
+      const p = document.getElementById("marks");
+      p.append(document.createTextNode(" bell\\u0007 half\\ud800 cr\\r end"));
+      let el = document.body.appendChild(document.createElement("div"));
+      el.id = "deep";
+      for (let k = 0; k < 300; k++) el = el.appendChild(document.createElement("span"));
+      el.textContent = "at the bottom";
+    }""")
     page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
     before = page.evaluate(WORDS_OF_DOM)
     result = page.evaluate("""() => {
@@ -185,36 +199,50 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
       const first = pagesieveSnapshot(document, {elements});
       const second = pagesieveSnapshot(document);
       const idOf = (domId) => [...elements].find(([, el]) => el.id === domId)[0];
-      return {first, second, ids: Object.fromEntries(["contents", "kept", "gone", "offcanvas", "pic", "icon"].map((k) => [k, idOf(k)]))};
+      return {first, second, ids: Object.fromEntries(["contents", "kept", "gone", "offcanvas", "pic", "icon", "marks"].map((k) => [k, idOf(k)]))};
     }""")
     assert page.evaluate(WORDS_OF_DOM) == before  # nothing written to the page
     snap, ids = result["first"], result["ids"]
-    assert [n.get("i") for n in result["second"]["nodes"]] == [n.get("i") for n in snap["nodes"]]  # stable ids
-    by_id = {n["i"]: n for n in snap["nodes"] if "t" in n}
-    parents = {n["p"] for n in snap["nodes"]}
-    texts = [n["x"] for n in snap["nodes"] if "x" in n]
+    assert snap["version"] == 2 and result["second"]["markup"] == snap["markup"]  # stable ids
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    root = etree.fromstring(snap["markup"], parser)  # well-formed XML, read as the host reads it
+    by_id = {int(el.get("data-ps-id")): el for el in root.iter()}
+    assert len(by_id) == snap["elements"] == sum(1 for _ in root.iter())
+    boxed = set(snap["boxes"][0::5])
+    text = "".join(root.itertext())
     # display: contents: no box, but shown, and its content is sent
-    assert "b" not in by_id[ids["contents"]] and by_id[ids["contents"]].get("v") is not False
-    assert by_id[ids["kept"]]["p"] == ids["contents"] and "b" in by_id[ids["kept"]]
-    # not rendered: the element is sent as hidden, its content is not
-    assert by_id[ids["gone"]]["v"] is False and ids["gone"] not in parents and "never shown" not in texts
+    assert ids["contents"] not in boxed and by_id[ids["contents"]].get("data-ps-unrendered") is None
+    assert by_id[ids["kept"]].getparent() is by_id[ids["contents"]] and ids["kept"] in boxed
+    # not rendered: the element is sent as such, its content is not
+    gone = by_id[ids["gone"]]
+    assert gone.get("data-ps-unrendered") == "" and len(gone) == 0 and "never shown" not in text
     # content-visibility: hidden: the element is shown, its content skipped
-    assert "b" in by_id[ids["offcanvas"]] and ids["offcanvas"] not in parents and "skipped menu" not in texts
-    assert ids["icon"] not in parents  # an svg's parts are not sent
+    assert ids["offcanvas"] in boxed and len(by_id[ids["offcanvas"]]) == 0 and "skipped menu" not in text
+    assert len(by_id[ids["icon"]]) == 0  # an svg's parts are not sent
     # the picked image candidate replaces srcset
-    assert by_id[ids["pic"]]["a"]["src"].startswith(origin) and "srcset" not in by_id[ids["pic"]]["a"]
-    # white space: between inline elements kept, between block-level elements left out
-    assert " " in texts
-    body = next(n["i"] for n in snap["nodes"] if n.get("t") == "body")
-    # <body>'s white space: dropped before the div, between div, aside and nav; kept next to
-    # the inline img and svg (nav|img, img|svg, svg|end)
-    assert sum(1 for n in snap["nodes"] if "x" in n and n["p"] == body) == 3
+    assert by_id[ids["pic"]].get("src").startswith(origin) and by_id[ids["pic"]].get("srcset") is None
+    # escaping: the text and values come back as the DOM has them; what XML cannot hold is
+    # replaced and counted; o:p (a namespace prefix to XML) is sent as ps-unknown
+    marks = by_id[ids["marks"]]
+    assert marks.get("title") == "it's \"quoted\"\non two lines"
+    assert marks.text == "Fish & chips <b> 'single' \"double\""
+    assert [c.tag for c in marks] == ["ps-unknown"] and marks[0].text == "word"
+    assert marks[0].tail == " bell\ufffd half\ufffd cr end" and snap["cleaned"] == 1
+    # nesting below depth 256 is flattened: nothing lost, the text still comes last
+    assert snap["flattened"] > 0 and text.rstrip().endswith("at the bottom")
+    # white space: between inline elements kept, between block-level elements left out:
+    # <body>'s own text is only what sits next to the inline img and svg (nav|img, img|svg, svg|p)
+    body = root.find("body")
+    pieces = [body.text] + [c.tail for c in body]
+    assert [t for t in pieces if t] == [" ", " ", " "]
     # head content is sent for the metadata, and the host reads it all back
-    assert "Sender rules" in texts
+    assert root.find("head/title").text == "Sender rules"
     from pagesieve.extract import extract_page
     from pagesieve.page.snapshot import parse_snapshot
 
-    article = extract_page(parse_snapshot(snap))
+    snapshot_page = parse_snapshot(snap)
+    assert any("flattened" in w for w in snapshot_page.warnings) and any("replaced" in w for w in snapshot_page.warnings)
+    article = extract_page(snapshot_page)
     assert "display: contents wrapper, bold italic." in article.text
     assert "never shown" not in article.text and "skipped menu" not in article.text
     assert article.metadata.byline == "A. Writer"

@@ -290,8 +290,9 @@ class Host:
         return {"type": "pong", "version": __version__, "protocol": PROTOCOL_VERSION}
 
     def part(self, message: dict) -> dict:
-        """``part`` ``{"stream", "seq", "nodes"}`` -> ``{"type": "part", "stream", "seq",
-        "nodes" (received so far)}``: the next nodes of a snapshot that a later request (with
+        """``part`` ``{"stream", "seq", "nodes"}`` (snapshot version 1) or ``{"stream", "seq",
+        "markup", "boxes", "fonts"}`` (version 2) -> ``{"type": "part", "stream", "seq", "nodes"
+        or "chars" (received so far)}``: the next part of a snapshot that a later request (with
         the same ``stream``) completes. ``seq`` counts the stream's parts from 0. The nodes are
         added to the stream's tree at once, so the tree is built while the browser still walks
         the page. A part that breaks the schema ends the stream: its error is the reply, and the
@@ -322,10 +323,13 @@ class Host:
         try:
             if seq != parts:
                 stream.error = SnapshotError(f"part {seq} of stream {name!r} came after {parts} parts; parts were lost", field="nodes")
-            stream.feed(message.get("nodes"))
+            if "markup" in message:  # snapshot version 2
+                stream.feed_markup(message.get("markup"), message.get("boxes"), message.get("fonts"))
+            else:
+                stream.feed(message.get("nodes"))
         except InputError as exc:
             raise ProtocolError(ErrorCode.BAD_SNAPSHOT, str(exc)) from None
-        return {"type": "part", "stream": name, "seq": seq, "nodes": stream.nodes}
+        return {"type": "part", "stream": name, "seq": seq, ("chars" if "markup" in message else "nodes"): stream.nodes}
 
     def learn(self, message: dict) -> dict:
         """``learn`` ``{"snapshot", "private"?}`` -> ``{"type": "learned", "site", "learned",

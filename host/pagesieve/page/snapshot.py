@@ -30,7 +30,7 @@ from pagesieve.page.preprocess import is_hidden
 SNAPSHOT_VERSION = 1
 """The snapshot format version this module writes."""
 
-SUPPORTED_VERSIONS = frozenset({1})
+SUPPORTED_VERSIONS = frozenset({1, 2})
 """Snapshot format versions :func:`parse_snapshot` reads; any other is a :class:`SnapshotError`."""
 
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
@@ -93,6 +93,11 @@ _TOP_KEYS = {
     "document": "document size",
     "dpr": "device pixel ratio",
     "nodes": "node list",
+    "markup": "the elements and text as XML",
+    "boxes": "flat array of id, x, y, width, height",
+    "fonts": "flat array of id, font size, font weight",
+    "cleaned": "texts and values with characters replaced",
+    "flattened": "elements flattened below the depth limit",
 }
 _NODE_KEYS = {
     "i": "node id",
@@ -239,8 +244,9 @@ def _size(doc: dict, key: str) -> tuple[float, float] | None:
     return (out[0], out[1])
 
 
-def _check_header(doc: dict) -> tuple[str | None, str | None, tuple | None, tuple | None, list]:
-    """Validate the top-level fields; return url, title, viewport, document size and nodes."""
+def _check_header(doc: dict) -> tuple[int, str | None, str | None, tuple | None, tuple | None]:
+    """Validate the top-level fields common to all versions; return the version, url, title,
+    viewport and document size."""
     if "version" not in doc:
         raise SnapshotError("missing; this host reads snapshot version 1", field="version")
     version = doc["version"]
@@ -264,6 +270,11 @@ def _check_header(doc: dict) -> tuple[str | None, str | None, tuple | None, tupl
     dpr = doc.get("dpr")
     if dpr is not None and (not _is_number(dpr) or dpr <= 0):
         raise SnapshotError(f"expected a finite number > 0, got {_show(dpr)}", field="dpr")
+    return version, url, title, viewport, document
+
+
+def _check_nodes(doc: dict) -> list:
+    """The ``nodes`` of a version-1 snapshot, checked to be an array within :data:`MAX_NODES`."""
     if "nodes" not in doc:
         raise SnapshotError("missing", field="nodes")
     nodes = doc["nodes"]
@@ -271,7 +282,17 @@ def _check_header(doc: dict) -> tuple[str | None, str | None, tuple | None, tupl
         raise SnapshotError(f"expected an array of nodes, got {_type_name(nodes)}", field="nodes")
     if len(nodes) > MAX_NODES:
         raise SnapshotError(f"{len(nodes):,} nodes; snapshots over {MAX_NODES:,} nodes are refused", field="nodes")
-    return url, title, viewport, document, nodes
+    return nodes
+
+
+def _count(doc: dict, key: str) -> int:
+    """The optional count ``key`` of a version-2 header (an integer >= 0; absent = 0)."""
+    value = doc.get(key)
+    if value is None:
+        return 0
+    if type(value) is not int or value < 0:
+        raise SnapshotError(f"expected an integer >= 0, got {_show(value)}", field=key)
+    return value
 
 
 def _diagnose(index: int, node: Any, elements: set[int], stack: list[int]) -> SnapshotError:
@@ -623,66 +644,108 @@ def _tree_builder():
 
 
 class SnapshotStream:
-    """A snapshot received in parts: :meth:`feed` each part's nodes as it arrives (the tree is
-    built meanwhile), then :meth:`finish` with the snapshot's header and its last nodes.
+    """A snapshot received in parts: :meth:`feed` each part as it arrives (the tree is built
+    meanwhile), then :meth:`finish` with the snapshot's header and its last part.
 
     ``docs/protocol.md`` ("Streaming a snapshot") is the exchange that uses it: the extension
-    sends the nodes of a large page while its walk goes on, so the host reads and builds the
-    tree while the browser is still walking the page.
+    sends the start of a large page while its walk goes on, so the host reads and builds the
+    tree while the browser is still walking the page. A version-1 part is a list of nodes
+    (:meth:`feed`), a version-2 part its markup, boxes and fonts (:meth:`feed_markup`,
+    :class:`pagesieve.page.markup.MarkupBuilder`); one stream holds parts of one version.
 
-    Raises (from :meth:`feed` and :meth:`finish`): :class:`SnapshotError`. After an error, or
-    once finished, every later call raises (the same error again).
+    Raises (from :meth:`feed`, :meth:`feed_markup` and :meth:`finish`): :class:`SnapshotError`.
+    After an error, or once finished, every later call raises (the same error again).
     """
 
     def __init__(self) -> None:
-        self._builder = _tree_builder()
-        next(self._builder)
+        self._builder: Any = None  # the version-1 tree builder (a generator), made by the first feed
+        self._markup: Any = None  # the version-2 MarkupBuilder
         self.nodes = 0
-        """Nodes received so far."""
+        """Nodes (version 1) or characters of markup (version 2) received so far."""
         self.error: SnapshotError | None = None
         """The error that ended the stream, if one did."""
 
+    def _fail(self, exc: SnapshotError) -> None:
+        self.error = exc
+        if self._builder is not None:
+            self._builder.close()
+
     def feed(self, nodes: Any) -> None:
-        """Add the next part's nodes (a list, in document order after the earlier parts)."""
+        """Add the next part's nodes (version 1: a list, in document order after the earlier parts)."""
         if self.error is not None:
             raise self.error
         try:
+            if self._markup is not None:
+                raise SnapshotError("a stream of markup (version 2) cannot go on with nodes (version 1)", field="nodes")
             if type(nodes) is not list:
                 raise SnapshotError(f"expected an array of nodes, got {_type_name(nodes)}", field="nodes")
             if self.nodes + len(nodes) > MAX_NODES:
                 raise SnapshotError(
                     f"{self.nodes + len(nodes):,} nodes; snapshots over {MAX_NODES:,} nodes are refused", field="nodes"
                 )
+            if self._builder is None:
+                self._builder = _tree_builder()
+                next(self._builder)
             self.nodes += len(nodes)
             self._builder.send(nodes)
         except SnapshotError as exc:
-            self.error = exc
-            self._builder.close()
+            self._fail(exc)
+            raise
+
+    def feed_markup(self, markup: Any, boxes: Any = None, fonts: Any = None) -> None:
+        """Add the next part of a version-2 snapshot: its ``markup`` (a string: where the last
+        part stopped, possibly inside a tag), ``boxes`` and ``fonts`` (flat arrays)."""
+        from pagesieve.page.markup import MarkupBuilder
+
+        if self.error is not None:
+            raise self.error
+        try:
+            if self._builder is not None:
+                raise SnapshotError("a stream of nodes (version 1) cannot go on with markup (version 2)", field="markup")
+            if self._markup is None:
+                self._markup = MarkupBuilder()
+            self._markup.feed(markup, boxes, fonts)
+            self.nodes = self._markup.chars
+        except SnapshotError as exc:
+            self._fail(exc)
             raise
 
     def finish(self, data: dict | str | bytes) -> Page:
         """The :class:`Page` of the whole snapshot: ``data`` is its top-level object (as
-        :func:`parse_snapshot` takes it) whose ``nodes`` are the nodes after the last part
-        (possibly none)."""
+        :func:`parse_snapshot` takes it), whose ``nodes`` (version 1) or ``markup``, ``boxes``
+        and ``fonts`` (version 2) are what came after the last part (possibly nothing)."""
         if self.error is not None:
             raise self.error
         try:
             doc = _load(data)
-            url, title, viewport, document, nodes = _check_header(doc)
+            version, url, title, viewport, document = _check_header(doc)
+            if version == 1:
+                nodes = _check_nodes(doc)
+            else:
+                if "markup" not in doc:
+                    raise SnapshotError("missing", field="markup")
+                flattened, cleaned = _count(doc, "flattened"), _count(doc, "cleaned")
         except SnapshotError as exc:
-            self.error = exc
-            self._builder.close()
+            self._fail(exc)
             raise
-        self.feed(nodes)
-        try:
-            self._builder.send(None)
-        except StopIteration as done:
-            root, boxes, styles, hidden, flattened, cleaned = done.value
-        except SnapshotError as exc:
-            self.error = exc
-            raise
-        else:  # pragma: no cover - the generator always returns after None
-            raise AssertionError("the tree builder did not finish")
+        if version == 1:
+            self.feed(nodes)
+            try:
+                self._builder.send(None)
+            except StopIteration as done:
+                root, boxes, styles, hidden, flattened, cleaned = done.value
+            except SnapshotError as exc:
+                self.error = exc
+                raise
+            else:  # pragma: no cover - the generator always returns after None
+                raise AssertionError("the tree builder did not finish")
+        else:
+            self.feed_markup(doc["markup"], doc.get("boxes"), doc.get("fonts"))
+            try:
+                root, boxes, styles, hidden = self._markup.close()
+            except SnapshotError as exc:
+                self.error = exc
+                raise
         self.error = SnapshotError("this snapshot is complete: no more parts can be added", field="nodes")
         return _page(root, boxes, styles, hidden, flattened, cleaned, url, title, viewport, document)
 

@@ -1,0 +1,278 @@
+"""Snapshot format version 2: the page's elements and text as XML markup, read by libxml2.
+
+Version 1 (``docs/snapshot.md``) sends one JSON object per DOM node and the host builds the
+tree node by node in Python: some 4 microseconds a node, 36 ms for a 5,000-element page, on
+the critical path of every click. Version 2 sends the same tree as one well-formed XML string
+(``markup``: the selected attributes, ``data-ps-id`` last, text escaped) beside flat arrays of
+what markup cannot say compactly (``boxes``, ``fonts``); lxml's XML parser reads the markup in
+C, as it arrives (:class:`MarkupBuilder` is fed each part of a streamed snapshot).
+
+The markup is untrusted input like any other: it may not hold a doctype, comment, CDATA section
+or processing instruction (so no entity can be declared), namespaces are refused, every element
+must carry a valid, unique ``data-ps-id``, and libxml2's own limits hold (nesting deeper than
+256 elements is an error; the sender flattens deeper content itself).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import lxml.etree
+
+from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle
+from pagesieve.page.snapshot import _BOX_SETTERS, _FAST_BOX, _LOOKUP, MAX_COORD, MAX_ID, SnapshotError, _show, _type_name
+
+UNRENDERED_ATTR = "data-ps-unrendered"
+"""Marks an element that is not rendered (``v: false`` of version 1); removed by the host."""
+
+MAX_MARKUP_CHARS = 64 * 1024 * 1024
+"""A streamed snapshot's markup is refused beyond this many characters (the browser's own limit
+for one message to a native host, 64 MiB, applied to the sum of the parts)."""
+
+_ID_LIST = re.compile(r"(?:0|[1-9][0-9]{0,15})(?: (?:0|[1-9][0-9]{0,15}))*")
+"""What the element ids, joined by spaces, must match: integers without sign or leading zero."""
+
+_ALL_IDS = lxml.etree.XPath(f"//@{NODE_ID_ATTR}", smart_strings=False)
+_ELEMENTS = lxml.etree.XPath("count(//*)")
+_NAMESPACED = lxml.etree.XPath("boolean(//*[namespace-uri() != ''] | //@*[namespace-uri() != ''])")
+_UNRENDERED = lxml.etree.XPath(f"//*[@{UNRENDERED_ATTR}]")
+
+
+class MarkupBuilder:
+    """The tree of a version-2 snapshot, read as its parts arrive.
+
+    :meth:`feed` each part's ``markup``, ``boxes`` and ``fonts`` (a whole snapshot is one part),
+    then :meth:`close`. Both raise :class:`~pagesieve.page.snapshot.SnapshotError` for anything
+    that breaks ``docs/snapshot.md``; after an error the builder is spent.
+    """
+
+    def __init__(self) -> None:
+        self._parser = lxml.etree.XMLParser(
+            resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, collect_ids=False,
+        )
+        self._parser.set_element_class_lookup(_LOOKUP)
+        self._boxes: dict[int, Box] = {}
+        self._styles: dict[int, NodeStyle] = {}
+        self._last = ""  # the last characters fed (a "<" may end one part and "!" start the next)
+        self._namespaces = False  # whether "xmlns" or "xml:" was seen (then namespaces are looked for)
+        self.chars = 0
+        """Characters of markup received so far."""
+
+    def feed(self, markup: Any, boxes: Any, fonts: Any) -> None:
+        """Add the next part: ``markup`` (str), ``boxes`` and ``fonts`` (flat arrays, or
+        ``None`` for none; see ``docs/snapshot.md``)."""
+        if type(markup) is not str:
+            raise SnapshotError(f"expected a string, got {_type_name(markup)}", field="markup")
+        for name, values in (("boxes", boxes), ("fonts", fonts)):
+            if values is not None and type(values) is not list:
+                raise SnapshotError(f"expected an array of numbers, got {_type_name(values)}", field=name)
+        self.chars += len(markup)
+        if self.chars > MAX_MARKUP_CHARS:
+            raise SnapshotError(f"{self.chars:,} characters; markup over {MAX_MARKUP_CHARS:,} is refused", field="markup")
+        joined = self._last + markup[:4]
+        if "<!" in markup or "<?" in markup or "<!" in joined or "<?" in joined:
+            raise SnapshotError("holds a doctype, comment, CDATA section or processing instruction; only elements and text may be sent", field="markup")
+        # Only a declaration (xmlns) or the predeclared xml: prefix can put an element or attribute
+        # in a namespace: the tree is searched for namespaces (6 ms on a 5,000-element page) only
+        # when one of them occurs.
+        if "xmlns" in markup or "xml:" in markup or "xmlns" in joined or "xml:" in joined:
+            self._namespaces = True
+        if markup:
+            self._last = markup[-4:]
+            try:
+                self._parser.feed(markup)
+            except lxml.etree.XMLSyntaxError as exc:
+                raise SnapshotError(f"not well-formed XML: {exc}", field="markup") from None
+            except (UnicodeError, ValueError) as exc:  # e.g. a lone surrogate in the string
+                raise SnapshotError(f"cannot be read: {type(exc).__name__}: {exc}", field="markup") from None
+        if boxes:
+            self._boxes.update(_read_boxes(boxes))
+        if fonts:
+            self._styles.update(_read_fonts(fonts))
+
+    def close(self) -> tuple[Any, dict[int, Box], dict[int, NodeStyle], list[Any]]:
+        """``(root, boxes, styles, hidden)``: the ``<html>`` element, node id -> :class:`Box`,
+        node id -> :class:`NodeStyle` (elements with a font or not rendered), and the elements
+        not rendered, in document order (their marker attribute removed)."""
+        try:
+            root = self._parser.close()
+        except lxml.etree.XMLSyntaxError as exc:
+            message = "empty: the root <html> element is required" if not self.chars else f"not well-formed XML: {exc}"
+            raise SnapshotError(message, field="markup") from None
+        if root.tag != "html":
+            raise SnapshotError(f"the root element must be <html>, got <{_show(root.tag)}>", field="markup")
+        if self._namespaces and _NAMESPACED(root):
+            raise SnapshotError("namespaces are not allowed (tag names with ':' are sent as ps-unknown)", field="markup")
+        ids = _ALL_IDS(root)
+        if len(ids) != _ELEMENTS(root):  # an element has at most one id: fewer ids, some element has none
+            raise SnapshotError(f"every element needs its {NODE_ID_ATTR}", field="markup")
+        if not _ID_LIST.fullmatch(" ".join(ids)) or (ids and max(map(len, ids)) == 16 and max(int(i) for i in ids if len(i) == 16) > MAX_ID):
+            bad = next((i for i in ids if not _ID_LIST.fullmatch(i) or int(i) > MAX_ID), "")
+            raise SnapshotError(f"{NODE_ID_ATTR} must be an integer 0 .. 2^53-1, got {_show(bad)}", field="markup")
+        if len(set(ids)) != len(ids):
+            seen: set[str] = set()
+            duplicate = next(i for i in ids if i in seen or seen.add(i))
+            raise SnapshotError(f"{NODE_ID_ATTR} {duplicate} is used twice: ids are unique", field="markup")
+        boxes, styles = self._boxes, self._styles
+        hidden = _UNRENDERED(root)
+        hidden_style = NodeStyle(visible=False)
+        for element in hidden:
+            del element.attrib[UNRENDERED_ATTR]
+            nid = int(element.get(NODE_ID_ATTR))
+            font = styles.get(nid)  # the sender writes no font for these; a font sent anyway is kept
+            styles[nid] = hidden_style if font is None else NodeStyle(False, font.font_size, font.font_weight)
+        return root, boxes, styles, hidden
+
+
+def _is_id(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= MAX_ID
+
+
+def _read_boxes(flat: list[Any]) -> dict[int, Box]:
+    """``boxes``: ``[id, x, y, width, height, ...]`` -> node id -> :class:`Box`."""
+    if len(flat) % 5:
+        raise SnapshotError(f"{len(flat)} numbers: expected 5 per box (id, x, y, width, height)", field="boxes")
+    if not set(map(type, flat)) <= {int, float} or not set(map(type, flat[0::5])) <= {int}:
+        bad = next(k for k, v in enumerate(flat) if type(v) not in ((int,) if k % 5 == 0 else (int, float)))
+        raise SnapshotError(f"boxes[{bad}] must be {'an integer id' if bad % 5 == 0 else 'a number'}, got {_show(flat[bad])}", field="boxes")
+    if flat:
+        lim = MAX_COORD
+        xs, ys, ws, hs = flat[1::5], flat[2::5], flat[3::5], flat[4::5]
+        if (
+            min(flat[0::5]) < 0 or max(flat[0::5]) > MAX_ID
+            or min(xs) < -lim or max(xs) > lim or min(ys) < -lim or max(ys) > lim
+            or min(ws) < 0 or max(ws) > lim or min(hs) < 0 or max(hs) > lim
+        ):
+            bad = next(
+                k for k in range(0, len(flat), 5)
+                if not (_is_id(flat[k]) and all(-lim <= v <= lim for v in flat[k + 1:k + 3]) and all(0 <= v <= lim for v in flat[k + 3:k + 5]))
+            )
+            raise SnapshotError(
+                f"box {flat[bad:bad + 5]} (boxes[{bad}]..) out of range: id 0 .. 2^53-1, |x|, |y| <= 1e9, 0 <= width, height <= 1e9",
+                field="boxes",
+            )
+    out: dict[int, Box] = {}
+    if _FAST_BOX:
+        new_object = object.__new__
+        set_x, set_y, set_width, set_height = _BOX_SETTERS
+        for k in range(0, len(flat), 5):
+            out[flat[k]] = made = new_object(Box)
+            set_x(made, flat[k + 1])
+            set_y(made, flat[k + 2])
+            set_width(made, flat[k + 3])
+            set_height(made, flat[k + 4])
+    else:  # pragma: no cover - Box without slots
+        for k in range(0, len(flat), 5):
+            out[flat[k]] = Box(flat[k + 1], flat[k + 2], flat[k + 3], flat[k + 4])
+    return out
+
+
+def _read_fonts(flat: list[Any]) -> dict[int, NodeStyle]:
+    """``fonts``: ``[id, size or null, weight or null, ...]`` -> node id -> :class:`NodeStyle`."""
+    if len(flat) % 3:
+        raise SnapshotError(f"{len(flat)} values: expected 3 per element (id, font size, font weight)", field="fonts")
+    ids = flat[0::3]
+    if ids and (not set(map(type, ids)) <= {int} or min(ids) < 0 or max(ids) > MAX_ID):
+        bad = next(k for k in range(0, len(flat), 3) if not _is_id(flat[k]))
+        raise SnapshotError(f"fonts[{bad}] must be an integer id 0 .. 2^53-1, got {_show(flat[bad])}", field="fonts")
+    out: dict[int, NodeStyle] = {}
+    cache: dict[tuple, NodeStyle] = {}
+    for k in range(0, len(flat), 3):
+        nid, size, weight = flat[k], flat[k + 1], flat[k + 2]
+        key = (type(size), size, type(weight), weight)  # True == 1, but is no font size
+        style = cache.get(key)
+        if style is None:
+            if not (size is None or (type(size) in (int, float) and 0 <= size <= MAX_COORD)):
+                raise SnapshotError(f"fonts[{k + 1}]: a font size is a number >= 0 (CSS px) or null, got {_show(size)}", field="fonts")
+            if not (weight is None or (type(weight) in (int, float) and 1 <= weight <= 1000)):
+                raise SnapshotError(f"fonts[{k + 2}]: a font weight is a number 1 .. 1000 or null, got {_show(weight)}", field="fonts")
+            style = cache[key] = NodeStyle(True, size, None if weight is None else int(round(weight)))
+        out[nid] = style
+    return out
+
+
+PLAIN_TAG = re.compile("[a-z][a-z0-9._-]*")
+"""Tag names version 2 sends as they are (``PLAIN_TAG`` of ``extension/snapshot.js``); others
+are sent as ``ps-unknown``: a ``:`` would make XML read a namespace prefix."""
+
+_SPECIAL = re.compile("[\ud800-\udbff][\udc00-\udfff]|[&<>'\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&apos;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;", "\f": " "}
+_AS_IS_IN_TEXT = frozenset("'\t\n")
+
+
+def _escape(value: str, in_text: bool) -> tuple[str, bool]:
+    """``value`` as markup text (``in_text``) or a single-quoted attribute value, and whether a
+    character no XML document can hold was replaced (as ``escape`` in ``extension/snapshot.js``)."""
+    cleaned = False
+
+    def one(match: re.Match) -> str:
+        nonlocal cleaned
+        c = match.group()
+        if len(c) == 2 or (in_text and c in _AS_IS_IN_TEXT):
+            return c
+        entity = _ENTITY.get(c)
+        if entity is None:
+            cleaned = True
+            return "\ufffd"
+        if c == "\f":
+            cleaned = True
+        return entity
+
+    return _SPECIAL.sub(one, value), cleaned
+
+
+def markup_snapshot(doc: dict) -> dict:
+    """The version-2 form of a valid version-1 snapshot ``doc`` (as ``extension/snapshot.js``
+    would have sent the same page): for tests, and for snapshots stored in version 1.
+
+    Element tags outside :data:`PLAIN_TAG` become ``ps-unknown``; nesting deeper than 256 is
+    flattened as the sender does (an element at depth 256 or more holds only its text before
+    its first child element, and its child elements follow it). Raises ``KeyError``/``TypeError`` on a snapshot that is not valid version 1.
+    """
+    out: list[str] = []
+    boxes: list[Any] = []
+    fonts: list[Any] = []
+    stack: list[list] = []  # open elements: [id, closing tag ("" once written), depth]
+    cleaned = flattened = 0
+    for node in doc["nodes"]:
+        parent = node.get("p")
+        while stack and stack[-1][0] != parent:
+            closing = stack.pop()[1]
+            if closing:
+                out.append(closing)
+        tag = node.get("t")
+        if tag is not None and stack and stack[-1][2] >= 256 and stack[-1][1]:
+            out.append(stack[-1][1])  # a flattened parent closes before its first child element
+            stack[-1][1] = ""
+        if tag is None:
+            text, dirty = _escape(node["x"], True)
+            cleaned += dirty
+            out.append(text)
+            continue
+        nid = node["i"]
+        tag = tag if PLAIN_TAG.fullmatch(tag) else "ps-unknown"
+        parts = ["<", tag]
+        for name, value in (node.get("a") or {}).items():
+            value, dirty = _escape(value, False)
+            cleaned += dirty
+            parts.append(f" {name}='{value}'")
+        parts.append(f" {NODE_ID_ATTR}='{nid}'")
+        if node.get("b") is not None:
+            boxes.extend([nid, *node["b"]])
+        if node.get("v") is False:
+            parts.append(f" {UNRENDERED_ATTR}=''")
+        if node.get("fs") is not None or node.get("fw") is not None:
+            fonts.extend([nid, node.get("fs"), node.get("fw")])
+        depth = stack[-1][2] + 1 if stack else 1
+        flattened += depth > 256  # not in its parent: after it, in the ancestor at depth 255
+        parts.append(">")
+        out.append("".join(parts))
+        stack.append([nid, f"</{tag}>", depth])
+    while stack:
+        closing = stack.pop()[1]
+        if closing:
+            out.append(closing)
+    v2 = {k: v for k, v in doc.items() if k != "nodes"}
+    v2.update(version=2, markup="".join(out), boxes=boxes, fonts=fonts, cleaned=cleaned, flattened=flattened)
+    return v2
