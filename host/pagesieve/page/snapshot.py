@@ -759,7 +759,9 @@ def parse_snapshot(data: dict | str | bytes) -> Page:
     Returns:
         A :class:`Page` with ``source="snapshot"``: the element tree with each element's
         ``data-ps-id`` set to its snapshot id, ``boxes`` for the elements that have one,
-        ``styles`` for every element, and the viewport, document size, title and URL.
+        ``styles`` for every element (version 1; version 2: the elements with a font or not
+        rendered, the others having the default ``NodeStyle()``), and the viewport, document
+        size, title and URL.
 
     Raises:
         SnapshotError: anything that does not follow the schema (wrong types, missing fields,
