@@ -240,3 +240,17 @@ def test_readability_titles(datasets_dir):
     assert total > 0
     ratio = matched / total
     assert ratio >= READABILITY_TITLE_FLOOR, f"{matched}/{total} = {ratio:.3f}; misses: {misses}"
+
+
+def test_title_only_reads_the_same_title_and_nothing_else(example_page):
+    """Hiding noise needs the title alone (title relevance): the same title as the full read,
+    the other fields left empty; the reader view still gets them all."""
+    from pagesieve.extract import extract_page, judge_page
+
+    full = extract_metadata(parse_html(example_page.read_bytes()))
+    title = extract_metadata(parse_html(example_page.read_bytes()), title_only=True)
+    assert full.title and full.byline and full.published and full.lead_image
+    assert title == Metadata(title=full.title)
+    analysis, _keep = judge_page(parse_html(example_page.read_bytes()))
+    assert analysis.metadata == Metadata(title=full.title)
+    assert extract_page(parse_html(example_page.read_bytes())).metadata == full

@@ -376,3 +376,33 @@ def test_a_markup_snapshot_streamed_in_parts(host, snapshot):
     done = host.request({"v": 1, "id": "b", "type": "clean", "mode": "hide", "stream": "x", "snapshot": {**doc, "markup": ""}})
     assert done["error"]["message"] == bad["error"]["message"]
     assert host.request({"v": 1, "id": "ping", "type": "ping"})["ok"]
+
+
+def test_the_page_is_freed_after_the_reply_is_written(tmp_path, snapshot):
+    """Freeing a page's tree, blocks and features takes milliseconds: serve() writes the reply
+    first, then frees them (Host.release), so the click does not wait for it."""
+    import io
+
+    from pagesieve.native.framing import read_frame
+    from pagesieve.native.host import serve
+    from pagesieve.native.protocol import Host
+
+    host = Host(store_path=tmp_path / "t.sqlite3", library_dir=tmp_path / "lib", labels_path=tmp_path / "l.sqlite3")
+    held_while_writing = []
+
+    class Output(io.BytesIO):
+        def write(self, data):
+            held_while_writing.append(bool(host._spent))
+            return super().write(data)
+
+    body = json.dumps({"v": 1, "id": "c1", "type": "clean", "mode": "hide", "snapshot": snapshot}).encode()
+    out = Output()
+    try:
+        assert serve(host, io.BytesIO(struct.pack("=I", len(body)) + body), out) == 0
+    finally:
+        host.close()
+    out.seek(0)
+    reply = json.loads(read_frame(out).body)
+    assert reply["ok"] and reply["hide"], reply
+    assert held_while_writing and all(held_while_writing)  # the page was still alive while the reply went out
+    assert host._spent == ()  # and freed right after

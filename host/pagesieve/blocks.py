@@ -95,8 +95,7 @@ class Block:
 
 def _visible_len(text: str) -> int:
     """Length of ``text`` with white space runs collapsed to one space and the ends trimmed."""
-    words = text.split()
-    return sum(map(len, words)) + len(words) - 1 if words else 0
+    return len(" ".join(text.split()))
 
 
 def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:
@@ -151,7 +150,7 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
                 block.pieces.append(text)
                 words = text.split()  # inlined _visible_len: this loop runs per element
                 if words:
-                    n = sum(map(len, words)) + len(words) - 1
+                    n = len(" ".join(words))
                     block.chars += n
                     if in_link:
                         block.link_chars += n
@@ -164,7 +163,7 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
                 block.pieces.append(tail)
                 words = tail.split()
                 if words:
-                    n = sum(map(len, words)) + len(words) - 1
+                    n = len(" ".join(words))
                     block.chars += n
                     if in_link:
                         block.link_chars += n

@@ -52,9 +52,10 @@ class Analysis:
     box_features: np.ndarray | None = None
 
 
-def analyse(page: Page) -> Analysis:
-    """Metadata, pre-processing, segmentation and features of ``page`` (its tree is changed)."""
-    metadata = extract_metadata(page)
+def analyse(page: Page, title_only: bool = False) -> Analysis:
+    """Metadata, pre-processing, segmentation and features of ``page`` (its tree is changed);
+    with ``title_only``, the metadata holds the title alone (see :func:`extract_metadata`)."""
+    metadata = extract_metadata(page, title_only=title_only)
     preprocess(page)
     blocks = segment(page.root)
     title = metadata.title or page.title
@@ -181,15 +182,17 @@ def judge_page(
     templates: SiteTemplates | None = None,
     evidence_kinds: Iterable[str] = DEFAULT_KINDS,
     corrections: SiteRules | None = None,
+    title_only: bool = True,
 ) -> tuple[Analysis, list[bool]]:
     """Analyse and classify ``page``: its :class:`Analysis` and, per block (document order),
     True if the block is main content. Changes ``page.root`` in place.
 
-    The part of :func:`extract_page` that "hide noise" needs: no article is rendered. Arguments
-    and errors as :func:`extract_page`.
+    The part of :func:`extract_page` that "hide noise" needs: no article is rendered, and the
+    analysis's metadata holds the title alone unless ``title_only`` is false (hiding needs no
+    byline, date or lead image). Other arguments and errors as :func:`extract_page`.
     """
     model = model or model_for(page)
-    analysis = analyse(page)
+    analysis = analyse(page, title_only=title_only)
     keep = classify(analysis, model)
     if templates is not None:
         apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates), evidence_kinds)
@@ -233,7 +236,7 @@ def extract_page(
     Raises:
         ModelError: the model cannot be loaded.
     """
-    analysis, keep = judge_page(page, model, templates, evidence_kinds, corrections)
+    analysis, keep = judge_page(page, model, templates, evidence_kinds, corrections, title_only=False)
     blocks = analysis.blocks
     content_ids, noise_ids = verdict_ids(blocks, keep)
     text = blocks_text(blocks, keep)

@@ -318,6 +318,20 @@ def composite_text_density(c: int, t: int, lc: int, lt: int, lc_body: int, c_bod
     return (c / t) * math.log(arg) / math.log(base)
 
 
+def composite_text_densities(c: np.ndarray, t: np.ndarray, lc: np.ndarray, lt: np.ndarray, lc_body: int, c_body: int) -> np.ndarray:
+    """:func:`composite_text_density` for arrays of subtrees (all ``(n,)``; CETD, Sun et al.,
+    SIGIR 2011, eq. 4), element by element with the same cases."""
+    t = np.maximum(t, 1.0)
+    non_lc = np.maximum(c - lc, 1.0)
+    base = np.log((c / non_lc) * lc + (lc_body / max(c_body, 1)) * c + math.e)
+    arg = (c / np.maximum(lc, 1.0)) * (t / np.maximum(lt, 1.0))
+    plain = c / t
+    usable = (arg > 0) & (base > 1.0)
+    out = plain.copy()
+    out[usable] = plain[usable] * np.log(arg[usable]) / np.log(base[usable])
+    return out
+
+
 def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int], np.ndarray]:
     """The feature matrix of a page's candidate blocks.
 
@@ -388,30 +402,24 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         if b.index not in longest_chain:
             levels_up[b.index] = levels_up[b.parent] + 1 if b.parent >= 0 else 1
 
-    tag_onehot, no_tag = _TAG_ONEHOT, _NO_TAG
-    log_chars = [math.log1p(blocks[i].chars) for i in idx]
-    link_density = [blocks[i].link_chars / (blocks[i].chars + 1) for i in idx]
-    body_link, body_chars = body.sub_link_chars, body.sub_chars
-    longest_parent = blocks[longest].parent
     n_blocks = len(blocks)
-    title_len = len(title)
     texts = [blocks[i].text for i in idx]
     text_of = dict(zip(idx, texts))
     in_top, in_selected, vote, top_share = container_vote(blocks, text_of, class_weight)
     runs = sibling_runs(blocks)
     # comment marks in short blocks, OR-ed up the block tree (every block with text is a candidate)
-    marks = [False] * len(blocks)
+    marks = [False] * n_blocks
     for i, text in text_of.items():
         if 0 < blocks[i].chars < 120 and _may_mark(text) and COMMENT_MARK_RE.search(text):
             marks[i] = True
     for b in reversed(blocks):
         if marks[b.index] and b.parent >= 0:
             marks[b.parent] = True
-    rows = []
-    chars_before = 0
-    for row, i in enumerate(idx):
-        b = blocks[i]
-        text = texts[row]
+
+    # The columns that read the text: one Python pass over the candidates.
+    title_len = len(title)
+    text_rows = []
+    for text in texts:
         ascii_text = text.isascii()
         tokens = (_ASCII_TOKEN_RE if ascii_text else TOKEN_RE).findall(text.lower())
         n_tokens = len(tokens)
@@ -421,58 +429,97 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         else:
             cjk = len(_CJK_RE.findall(text))
             stop = sum(map(_is_stop_word, tokens)) if cjk < n_tokens else 0
-        chars1 = b.chars + 1
         overlap = len(title_tokens.intersection(tokens)) / len(title_tokens) if title_tokens else 0.0
-        tags = tag_onehot.get(b.element.tag, no_tag)
-        parent = blocks[b.parent] if b.parent >= 0 else b
-        grand = blocks[parent.parent] if parent.parent >= 0 else parent
-        up = levels_up[i]
-        repeated = 1
-        marked = 0.0
-        j = b.parent
-        for _level in range(3):
-            if j < 0:
-                break
-            if runs[j] > repeated:
-                repeated = runs[j]
-            if runs[j] > 1 and marks[j]:
-                marked = 1.0
-            j = blocks[j].parent
-        rows.append((
-            *r[row],
-            log_chars[row],
-            math.log1p(n_tokens),
-            math.log1p(b.sub_chars),
-            math.log1p(b.sub_chars / b.sub_tags),
-            b.sub_link_chars / (b.sub_chars + 1),
-            math.log1p(max(composite_text_density(
-                b.sub_chars, b.sub_tags, b.sub_link_chars, b.sub_links, body_link, body_chars), 0.0)),
-            len(_PUNCT_RE.findall(text)) / chars1,
-            stop / (n_tokens + 1),
-            cjk / chars1,
-            1.0 if text[-1:] in _SENTENCE_END else 0.0,
-            overlap,
-            1.0 if overlap >= 0.8 and b.chars <= 2 * title_len + 10 else 0.0,
-            *tags,
-            neg_self[i], pos_self[i], min(neg_anc[i], 5), min(pos_anc[i], 5), comment_anc[i],
-            semantic_noise[i], in_article[i],
-            b.depth / max_depth,
-            row / n,
-            chars_before / total_chars,
-            log_chars[row - 1] if row > 0 else 0.0,
-            link_density[row - 1] if row > 0 else 0.0,
-            log_chars[row + 1] if row + 1 < n else 0.0,
-            link_density[row + 1] if row + 1 < n else 0.0,
-            parent.sub_chars / total_chars,
-            grand.sub_chars / total_chars,
-            math.log(chars1 / longest_chars),
-            1.0 if b.parent == longest_parent or i == longest else 0.0,
-            min(up, 10),
-            (i - longest) / n_blocks,
-            min(b.images, 5),
-            in_top[i], in_selected[i], vote[i], top_share,
-            math.log(repeated), marked,
-        ))
-        chars_before += b.chars
-    x = np.array(rows, dtype=np.float64)
+        text_rows.append((n_tokens, stop, cjk, len(_PUNCT_RE.findall(text)), text[-1:] in _SENTENCE_END, overlap))
+    n_tokens, stop, cjk, punct, ends_sentence, overlap = np.array(text_rows, dtype=np.float64).T
+
+    # Every other column is arithmetic on per-block counts: numpy over all candidates at once.
+    cand = np.array(idx, dtype=np.intp)
+    parent_of = np.fromiter((b.parent for b in blocks), dtype=np.intp, count=n_blocks)
+    chars = np.fromiter((b.chars for b in blocks), dtype=np.float64, count=n_blocks)
+    sub_chars = np.fromiter((b.sub_chars for b in blocks), dtype=np.float64, count=n_blocks)
+    c_chars, c_sub = chars[cand], sub_chars[cand]
+    c_sub_link = np.fromiter((blocks[i].sub_link_chars for i in idx), dtype=np.float64, count=n)
+    c_sub_tags = np.fromiter((blocks[i].sub_tags for i in idx), dtype=np.float64, count=n)
+    c_sub_links = np.fromiter((blocks[i].sub_links for i in idx), dtype=np.float64, count=n)
+    c_images = np.fromiter((blocks[i].images for i in idx), dtype=np.float64, count=n)
+    c_depth = np.fromiter((blocks[i].depth for i in idx), dtype=np.float64, count=n)
+    chars1 = c_chars + 1.0
+    log_chars = np.log1p(c_chars)
+    link_density = np.array([row[4] for row in r])
+    # parent and grandparent block (a block at the top stands for its own missing ancestors)
+    c_parent = parent_of[cand]
+    parent = np.where(c_parent >= 0, c_parent, cand)
+    grand = np.where(parent_of[parent] >= 0, parent_of[parent], parent)
+    # the largest run of look-alike siblings among the three nearest enclosing blocks, and
+    # whether such a run carries comment marks
+    runs_a = np.array(runs + [1], dtype=np.float64)  # index -1: no block (run 1, no marks)
+    marks_a = np.array(marks + [False])
+    repeated = np.ones(n)
+    marked = np.zeros(n, dtype=bool)
+    parent_ext = np.append(parent_of, -1)
+    j = c_parent
+    for _level in range(3):
+        repeated = np.maximum(repeated, runs_a[j])
+        marked |= (runs_a[j] > 1) & marks_a[j]
+        j = parent_ext[j]
+    previous = np.zeros(n)
+    following = np.zeros(n)
+    prev_ld = np.zeros(n)
+    next_ld = np.zeros(n)
+    previous[1:], following[:-1] = log_chars[:-1], log_chars[1:]
+    prev_ld[1:], next_ld[:-1] = link_density[:-1], link_density[1:]
+    before = np.zeros(n)
+    np.cumsum(c_chars[:-1], out=before[1:])
+    levels = np.fromiter((levels_up[i] for i in idx), dtype=np.float64, count=n)
+    of_candidates = lambda values: [values[i] for i in idx]  # noqa: E731
+    ratios = np.array(r)
+    tag_columns = np.array([_TAG_ONEHOT.get(blocks[i].element.tag, _NO_TAG) for i in idx], dtype=np.float64)
+    columns = {
+        **{name: ratios[:, k] for k, name in enumerate(("r1", "r2", "r3", "r4", "r5"))},
+        "log_chars": log_chars,
+        "log_tokens": np.log1p(n_tokens),
+        "log_sub_chars": np.log1p(c_sub),
+        "text_density": np.log1p(c_sub / c_sub_tags),
+        "sub_link_density": c_sub_link / (c_sub + 1.0),
+        "composite_text_density": np.log1p(np.maximum(composite_text_densities(
+            c_sub, c_sub_tags, c_sub_link, c_sub_links, body.sub_link_chars, body.sub_chars), 0.0)),
+        "punct_density": punct / chars1,
+        "stopword_ratio": stop / (n_tokens + 1.0),
+        "cjk_ratio": cjk / chars1,
+        "ends_sentence": ends_sentence,
+        "title_overlap": overlap,
+        "title_like": (overlap >= 0.8) & (c_chars <= 2 * title_len + 10),
+        **{name: tag_columns[:, k] for k, (name, _tags) in enumerate(TAG_GROUPS)},
+        "neg_self": of_candidates(neg_self),
+        "pos_self": of_candidates(pos_self),
+        "neg_ancestors": np.minimum(of_candidates(neg_anc), 5),
+        "pos_ancestors": np.minimum(of_candidates(pos_anc), 5),
+        "comment_ancestor": of_candidates(comment_anc),
+        "in_semantic_noise": of_candidates(semantic_noise),
+        "in_article": of_candidates(in_article),
+        "rel_depth": c_depth / max_depth,
+        "rel_position": np.arange(n) / n,
+        "text_before": before / total_chars,
+        "prev_log_chars": previous,
+        "prev_link_density": prev_ld,
+        "next_log_chars": following,
+        "next_link_density": next_ld,
+        "parent_share": sub_chars[parent] / total_chars,
+        "grandparent_share": sub_chars[grand] / total_chars,
+        "log_ratio_longest": np.log(chars1 / longest_chars),
+        "shares_parent_longest": (c_parent == blocks[longest].parent) | (cand == longest),
+        "lca_depth_longest": np.minimum(levels, 10),
+        "dist_longest": (cand - longest) / n_blocks,
+        "images": np.minimum(c_images, 5),
+        "in_top_container": of_candidates(in_top),
+        "in_selected_region": of_candidates(in_selected),
+        "parent_vote": of_candidates(vote),
+        "top_container_share": top_share,
+        "repeated_container": np.log(repeated),
+        "repeated_with_comment_marks": marked,
+    }
+    x = np.empty((n, N_FEATURES), dtype=np.float64)
+    for k, name in enumerate(FEATURE_NAMES):
+        x[:, k] = columns[name]
     return idx, x

@@ -824,12 +824,15 @@ def _description(meta: dict[str, str], ld: _JsonLd) -> str | None:
 # --------------------------------------------------------------------------------------------
 
 
-def extract_metadata(page: Page) -> Metadata:
+def extract_metadata(page: Page, title_only: bool = False) -> Metadata:
     """Read a page's metadata from its raw tree.
 
     Args:
         page: a :class:`~pagesieve.page.model.Page` whose tree still has ``<head>``,
             ``<meta>`` and JSON-LD scripts (call before any clean-up). Not modified.
+        title_only: read the title alone and leave the other fields ``None`` (what the
+            block features need; the byline search alone costs about 1 ms on a 5,000-element
+            page).
 
     Returns:
         A :class:`~pagesieve.article.model.Metadata`; every field is whitespace-normalised,
@@ -879,6 +882,8 @@ def extract_metadata(page: Page) -> Metadata:
             return None
 
     result.title = guarded(_title, page, root, meta, ld) or ""
+    if title_only:
+        return result
     result.byline = guarded(_byline, root, meta, ld, result.title) or None
     result.published = guarded(_published, page, root, meta, ld) or None
     result.site_name = guarded(_site_name, meta, ld) or None

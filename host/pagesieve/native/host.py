@@ -57,6 +57,7 @@ def serve(host: Host, stdin: BinaryIO, stdout: BinaryIO) -> int:
             reply = host.handle(frame.body)
         for part in chunk_reply(encode(reply), {"v": reply["v"], "id": reply["id"]}):
             write_frame(stdout, part)
+        host.release()  # the request's objects are freed now, not before the reply
 
 
 def main(argv: list[str] | None = None) -> int:
