@@ -179,6 +179,23 @@ def test_training_is_reproducible(tmp_path, datasets_dir):
     assert m1.meta["cv"]["best"] == m2.meta["cv"]["best"]
 
 
+def test_decision_of_a_large_page_in_two_threads_equals_one_thread(model, fitted, example_rows, monkeypatch):
+    """From DECISION_SPLIT_ROWS rows half of the chunks run in a second thread: the same
+    numbers as one thread, and scikit-learn's to within single precision. Rows: the example
+    page's feature rows, repeated and jittered to the size of a large page."""
+    import pagesieve.classifier as classifier
+
+    rng = np.random.default_rng(3)
+    rows = np.repeat(example_rows, -(-1500 // len(example_rows)), axis=0)[:1500]
+    rows = rows + rng.normal(scale=0.05, size=rows.shape) * rows.std(axis=0)
+    assert len(rows) >= classifier.DECISION_SPLIT_ROWS
+    split = model.decision(rows)
+    monkeypatch.setattr(classifier, "DECISION_SPLIT_ROWS", 10**9)
+    single = model.decision(rows)
+    np.testing.assert_array_equal(split, single)
+    np.testing.assert_allclose(split, fitted.estimator.decision_function(rows), atol=1e-2)
+
+
 def test_fast_decision_on_extreme_rows_takes_the_safe_path(model, fitted):
     """Rows far outside the training range would overflow exp(2 g z.s) in float32."""
     rows = np.random.default_rng(1).normal(size=(300, len(model.meta["features"]))) * 50

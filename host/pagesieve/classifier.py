@@ -41,6 +41,10 @@ dragnet/T51 on this 2-core machine. Fewer rows are not worth a thread's start-up
 DECISION_CHUNK = 256
 """Rows of the kernel matrix computed at once (256 x ~3,000 support vectors x 4 bytes = 3 MB)."""
 
+DECISION_SPLIT_ROWS = 512
+"""From this many rows, :meth:`SvmArrays.decision` computes half of the chunks in a second
+thread."""
+
 FALLBACK_MARGIN = 0.15
 """Score distance from the best block within which blocks are kept when none passes the cut
 (on wcxb_dev, pages whose best block scored just under the cut otherwise got an empty article)."""
@@ -87,33 +91,46 @@ class SvmArrays:
         ``exp(-g|z - s|^2)``; the difference form is used where ``exp(2g z.s)`` would overflow):
         ``SVC.decision_function`` to within 0.01 on margins of a few units (the tests compare
         them), an order of magnitude faster than libsvm's per-pair loop on a page of a few
-        hundred blocks (float64 was 3.6x slower than float32 here).
+        hundred blocks (float64 was 3.6x slower than float32 here). From
+        :data:`DECISION_SPLIT_ROWS` rows, the second half of the chunks goes to another thread
+        (numpy lets go of the GIL in the product and the exponential).
         """
         if len(x) == 0:
             return np.zeros(0)
-        sv_scaled_t, sv_weight, sv_t, sv_sq, dual, gamma = self._fast
         z = (x - self.mean) / self.scale
         row_factor = np.exp(-self.gamma * (z * z).sum(axis=1))
         z32 = z.astype(np.float32)
         out = np.empty(len(z))
+        starts = list(range(0, len(z), DECISION_CHUNK))
         # One BLAS thread: a page's product is small, and OpenBLAS threads spinning against
         # each other on a busy 2-core machine made it 4x slower (measured with the bench).
         # Rows go in chunks so that a page of 10,000 blocks needs a few MB, not a few hundred.
         with _blas_controller().limit(limits=1, user_api="blas"):
-            for start in range(0, len(z), DECISION_CHUNK):
-                stop = start + DECISION_CHUNK
-                part = z32[start:stop]
-                g = part @ sv_scaled_t  # 2 gamma z.s
-                if g.max(initial=0.0) < 80.0:
-                    np.exp(g, out=g)
-                    out[start:stop] = row_factor[start:stop] * (g @ sv_weight)
-                else:  # exp(2 gamma z.s) would overflow float32: the difference form
-                    d2 = (part * part).sum(axis=1)[:, None] + sv_sq[None, :] - 2.0 * (part @ sv_t)
-                    np.maximum(d2, 0.0, out=d2)
-                    np.multiply(d2, -gamma, out=d2)
-                    np.exp(d2, out=d2)
-                    out[start:stop] = d2 @ dual
+            if len(z) >= DECISION_SPLIT_ROWS:
+                half = len(starts) // 2
+                other = _helper_thread().submit(self._chunks, z32, row_factor, out, starts[half:])
+                self._chunks(z32, row_factor, out, starts[:half])
+                other.result()
+            else:
+                self._chunks(z32, row_factor, out, starts)
         return out + self.intercept
+
+    def _chunks(self, z32: np.ndarray, row_factor: np.ndarray, out: np.ndarray, starts: list[int]) -> None:
+        """Fill ``out`` (sums without the bias) for the chunks of rows beginning at ``starts``."""
+        sv_scaled_t, sv_weight, sv_t, sv_sq, dual, gamma = self._fast
+        for start in starts:
+            stop = start + DECISION_CHUNK
+            part = z32[start:stop]
+            g = part @ sv_scaled_t  # 2 gamma z.s
+            if g.max(initial=0.0) < 80.0:
+                np.exp(g, out=g)
+                out[start:stop] = row_factor[start:stop] * (g @ sv_weight)
+            else:  # exp(2 gamma z.s) would overflow float32: the difference form
+                d2 = (part * part).sum(axis=1)[:, None] + sv_sq[None, :] - 2.0 * (part @ sv_t)
+                np.maximum(d2, 0.0, out=d2)
+                np.multiply(d2, -gamma, out=d2)
+                np.exp(d2, out=d2)
+                out[start:stop] = d2 @ dual
 
 
 @dataclass(slots=True)
@@ -157,7 +174,7 @@ class ForestArrays:
         """
         if len(z) >= FOREST_SPLIT_ROWS:
             half = len(z) // 2
-            other = _forest_pool().submit(self._probability, z[half:])
+            other = _helper_thread().submit(self._probability, z[half:])
             first = self._probability(z[:half])
             return np.concatenate([first, other.result()])
         return self._probability(z)
@@ -245,14 +262,15 @@ class BlockClassifier:
 
 
 @lru_cache(maxsize=1)
-def _forest_pool():
-    """The one worker thread that walks half the rows of a large page (made on first use)."""
+def _helper_thread():
+    """The one worker thread that takes half of a large page's rows, in the SVM's decision and
+    in the context stage (made on first use; the two never run at once)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pagesieve-forest")
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pagesieve-helper")
 
 
-os.register_at_fork(after_in_child=_forest_pool.cache_clear)  # a forked child has no such thread
+os.register_at_fork(after_in_child=_helper_thread.cache_clear)  # a forked child has no such thread
 
 
 @lru_cache(maxsize=1)
