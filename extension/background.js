@@ -60,8 +60,9 @@ function request(type, fields) {
   });
 }
 
-// A message that needs no answer: the parts of a streamed snapshot. The host still replies
-// (every request gets a reply); having no waiter, the reply is dropped by onMessage.
+// A message that needs no answer: the parts of a streamed snapshot, sent with "ack": false. The
+// host answers only a part it refuses; that reply has no waiter and is dropped by onMessage (the
+// request that completes the stream gets the same error).
 function post(type, fields) {
   if (!port) connect();
   try {
@@ -103,7 +104,7 @@ api.runtime.onConnect.addListener((client) => {
   client.onMessage.addListener((message) => {
     if (!message) return;
     if (message.type === "part") {
-      post("part", { stream, seq: seq++, markup: message.markup, boxes: message.boxes, fonts: message.fonts });
+      post("part", { stream, seq: seq++, ack: false, markup: message.markup, boxes: message.boxes, fonts: message.fonts });
     } else if (message.type === "request") {
       const fields = message.fields || {};
       if (seq) fields.stream = stream;

@@ -378,6 +378,28 @@ def test_a_markup_snapshot_streamed_in_parts(host, snapshot):
     assert host.request({"v": 1, "id": "ping", "type": "ping"})["ok"]
 
 
+def test_parts_sent_without_acknowledgement_get_no_reply_unless_refused(host, snapshot):
+    """What the extension's background sends: parts with "ack": false. Nothing comes back for
+    them (the next reply on the wire is the completing request's), and the answer is the whole
+    snapshot's; a refused part is still answered with its error."""
+    from pagesieve.page.markup import markup_snapshot
+
+    doc = markup_snapshot(snapshot)
+    whole = host.request({"v": 1, "id": "w", "type": "clean", "mode": "hide", "snapshot": doc})
+    markup, cut = doc["markup"], len(doc["markup"]) // 3
+    for seq, (start, stop) in enumerate(((0, cut), (cut, 2 * cut))):
+        host.send_raw(json.dumps({"v": 1, "id": f"q{seq}", "type": "part", "stream": "q", "seq": seq, "ack": False,
+                                  "markup": markup[start:stop], "boxes": doc["boxes"] if seq == 0 else [], "fonts": doc["fonts"] if seq == 0 else []}).encode())
+    got = host.request({"v": 1, "id": "q", "type": "clean", "mode": "hide", "stream": "q",
+                        "snapshot": {**doc, "markup": markup[2 * cut:], "boxes": [], "fonts": []}})
+    assert got["id"] == "q" and got["ok"] and (got["hide"], got["content"]) == (whole["hide"], whole["content"])
+    refused = host.request({"v": 1, "id": "r0", "type": "part", "stream": "r", "seq": 0, "ack": False, "markup": "<html data-ps-id='0'><?x?>"})
+    assert refused["id"] == "r0" and refused["error"]["code"] == 7
+    assert host.request({"v": 1, "id": "a", "type": "part", "stream": "s", "seq": 0, "ack": "no", "markup": ""})["error"]["code"] == 8
+    assert host.request({"v": 1, "id": "ping", "type": "ping"})["ok"]
+    assert host.close() == 0
+
+
 def test_the_page_is_freed_after_the_reply_is_written(tmp_path, snapshot):
     """Freeing a page's tree, blocks and features takes milliseconds: serve() writes the reply
     first, then frees them (Host.release), so the click does not wait for it."""

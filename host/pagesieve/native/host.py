@@ -55,6 +55,8 @@ def serve(host: Host, stdin: BinaryIO, stdout: BinaryIO) -> int:
             reply = error_reply(None, ErrorCode.BAD_FRAME, "empty message")
         else:
             reply = host.handle(frame.body)
+            if reply is None:  # a part taken without acknowledgement
+                continue
         for part in chunk_reply(encode(reply), {"v": reply["v"], "id": reply["id"]}):
             write_frame(stdout, part)
         host.release()  # the request's objects are freed now, not before the reply

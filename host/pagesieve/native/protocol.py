@@ -259,8 +259,9 @@ class Host:
         except InputError as exc:
             raise ProtocolError(ErrorCode.BAD_SNAPSHOT, str(exc)) from None
 
-    def handle(self, body: bytes) -> dict:
-        """The reply to one frame body (never raises).
+    def handle(self, body: bytes) -> dict | None:
+        """The reply to one frame body (never raises); ``None`` when the request wants none (a
+        ``part`` sent with ``"ack": false`` and taken).
 
         Python's cyclic garbage collector is paused while a request is answered: the decoded
         snapshot alone is some 100,000 young objects, and the collections they set off while the
@@ -278,12 +279,14 @@ class Host:
             if paused:
                 gc.enable()
 
-    def _handle(self, body: bytes) -> dict:
+    def _handle(self, body: bytes) -> dict | None:
         request_id = None
         try:
             message = parse_request(body)
             request_id = message["id"]
             answer = self._handlers[message["type"]](message)
+            if answer is None:  # a part that asked for no acknowledgement
+                return None
             return {**answer, "v": PROTOCOL_VERSION, "id": request_id, "ok": True}  # the envelope wins
         except ProtocolError as exc:
             if request_id is None:
@@ -300,22 +303,26 @@ class Host:
         """``ping`` -> ``{"type": "pong", "version", "protocol"}``."""
         return {"type": "pong", "version": __version__, "protocol": PROTOCOL_VERSION}
 
-    def part(self, message: dict) -> dict:
-        """``part`` ``{"stream", "seq", "nodes"}`` (snapshot version 1) or ``{"stream", "seq",
-        "markup", "boxes", "fonts"}`` (version 2) -> ``{"type": "part", "stream", "seq", "nodes"
-        or "chars" (received so far)}``: the next part of a snapshot that a later request (with
-        the same ``stream``) completes. ``seq`` counts the stream's parts from 0. The nodes are
+    def part(self, message: dict) -> dict | None:
+        """``part`` ``{"stream", "seq", "nodes", "ack"?}`` (snapshot version 1) or ``{"stream",
+        "seq", "markup", "boxes", "fonts", "ack"?}`` (version 2) -> ``{"type": "part", "stream",
+        "seq", "nodes" or "chars" (received so far)}``, or no reply at all (``None``) for a part
+        taken with ``"ack": false``: the next part of a snapshot that a later request (with the
+        same ``stream``) completes. ``seq`` counts the stream's parts from 0. The nodes are
         added to the stream's tree at once, so the tree is built while the browser still walks
-        the page. A part that breaks the schema ends the stream: its error is the reply, and the
-        reply to the completing request. (docs/protocol.md, "Streaming a snapshot")"""
+        the page. A part that breaks the schema ends the stream: its error is the reply (with
+        or without ``ack``), and the reply to the completing request. (docs/protocol.md,
+        "Streaming a snapshot")"""
         from pagesieve.errors import InputError
         from pagesieve.page.snapshot import SnapshotError, SnapshotStream
 
-        name, seq = message.get("stream"), message.get("seq")
+        name, seq, ack = message.get("stream"), message.get("seq"), message.get("ack", True)
         if not isinstance(name, str) or not name or len(name) > 200:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"stream\" must be a non-empty string (at most 200 characters)")
         if type(seq) is not int or seq < 0:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"seq\" must be an integer >= 0")
+        if not isinstance(ack, bool):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"ack\" must be true or false")
         now = time.monotonic()
         for other, (_s, _n, fed) in list(self._streams.items()):
             if now - fed > STREAM_IDLE_S:
@@ -340,6 +347,8 @@ class Host:
                 stream.feed(message.get("nodes"))
         except InputError as exc:
             raise ProtocolError(ErrorCode.BAD_SNAPSHOT, str(exc)) from None
+        if not ack:
+            return None
         return {"type": "part", "stream": name, "seq": seq, ("chars" if "markup" in message else "nodes"): stream.nodes}
 
     def learn(self, message: dict) -> dict:
