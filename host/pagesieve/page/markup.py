@@ -47,7 +47,7 @@ class MarkupBuilder:
     def __init__(self) -> None:
         # A pull parser: each element's start is reported as soon as its tag is read, so its
         # id and "not rendered" mark are taken while the parts arrive (the browser still walks
-        # the page), not by searching the whole tree when the last part has come: 5-9 ms of
+        # the page), not by searching the whole tree when the last part has come: 4-6 ms of
         # XPath at close on dragnet/T51 (4,651 elements), on the path of the click.
         self._parser = lxml.etree.XMLPullParser(
             events=("start",), resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, collect_ids=False,
