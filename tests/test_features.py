@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pagesieve.blocks import segment
-from pagesieve.features import FEATURE_NAMES, block_features, composite_text_densities, composite_text_density
+from pagesieve.features import FEATURE_NAMES, block_features, composite_text_densities
 from pagesieve.page.html import parse_html
 from pagesieve.page.preprocess import preprocess
 
@@ -104,16 +104,22 @@ def test_class_and_repetition_columns(features):
     assert list(column(x, "tag_div")) == [1, 0, 0, 0, 0]
 
 
-def test_composite_text_density_of_arrays_matches_the_formula():
-    """The array form gives the scalar CETD formula's value, its special cases included (no
-    text, no links, all links, a base at or below 1)."""
-    rng = np.random.default_rng(7)
-    c = np.concatenate([[0, 0, 5, 5, 40, 1], rng.integers(0, 3000, 500)]).astype(float)
-    lc = np.concatenate([[0, 0, 0, 5, 39, 1], rng.integers(0, 3000, 500)]).astype(float)
-    lc = np.minimum(lc, c)
-    t = np.concatenate([[1, 3, 1, 2, 7, 1], rng.integers(1, 200, 500)]).astype(float)
-    lt = np.concatenate([[0, 1, 0, 2, 3, 1], rng.integers(0, 50, 500)]).astype(float)
-    for lc_body, c_body in ((0, 0), (120, 900), (900, 900)):
-        got = composite_text_densities(c, t, lc, lt, lc_body, c_body)
-        want = [composite_text_density(*map(int, v), lc_body, c_body) for v in zip(c, t, lc, lt)]
-        assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+def test_composite_text_density_by_hand():
+    """CETD eq. 4 on four subtrees, worked by hand (body: 900 characters, 120 of link text)."""
+    c = np.array([0.0, 40.0, 40.0, 40.0])
+    t = np.array([3.0, 4.0, 4.0, 4.0])
+    lc = np.array([0.0, 0.0, 10.0, 40.0])
+    lt = np.array([1.0, 0.0, 1.0, 2.0])
+    got = composite_text_densities(c, t, lc, lt, 120, 900)
+    ratio = 120 / 900
+    # no text: C/T = 0
+    assert got[0] == 0.0
+    # no links: base = ln(40 * 0 + ratio * 40 + e), argument (40 / 1) * (4 / 1)
+    assert got[1] == pytest.approx(10 * math.log(160) / math.log(math.log(ratio * 40 + math.e)))
+    # 10 link characters in one link: base = ln((40 / 30) * 10 + ratio * 40 + e), argument 4 * 4
+    assert got[2] == pytest.approx(10 * math.log(16) / math.log(math.log(40 / 30 * 10 + ratio * 40 + math.e)))
+    # all link text: nonLC taken as 1, argument (40 / 40) * (4 / 2) = 2
+    assert got[3] == pytest.approx(10 * math.log(2) / math.log(math.log(40 * 40 + ratio * 40 + math.e)))
+    # no links in a body without links: base = ln(e) = 1, no logarithm to that base: C/T
+    alone = composite_text_densities(np.array([40.0]), np.array([4.0]), np.array([0.0]), np.array([0.0]), 0, 0)
+    assert alone[0] == 10.0

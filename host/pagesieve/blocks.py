@@ -93,11 +93,6 @@ class Block:
         return " ".join("".join(self.pieces).split())
 
 
-def _visible_len(text: str) -> int:
-    """Length of ``text`` with white space runs collapsed to one space and the ends trimmed."""
-    return len(" ".join(text.split()))
-
-
 def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:
     """Cut the tree under ``root`` into blocks, in document order.
 
@@ -150,7 +145,7 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
             text = element.text
             if text:
                 block.pieces.append(text)
-                words = text.split()  # inlined _visible_len: this loop runs per element
+                words = text.split()  # length with white space collapsed and ends trimmed (module docstring)
                 if words:
                     n = len(" ".join(words))
                     block.chars += n

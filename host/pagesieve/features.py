@@ -298,29 +298,19 @@ def sibling_runs(blocks: Sequence[Block]) -> list[int]:
     return out
 
 
-def composite_text_density(c: int, t: int, lc: int, lt: int, lc_body: int, c_body: int) -> float:
-    """CETD composite text density of a subtree (Sun et al., SIGIR 2011, eq. 4).
+def composite_text_densities(c: np.ndarray, t: np.ndarray, lc: np.ndarray, lt: np.ndarray, lc_body: int, c_body: int) -> np.ndarray:
+    """CETD composite text density of subtrees (Sun et al., SIGIR 2011, eq. 4), element-wise.
 
     Args:
-        c, t: characters and tags in the subtree; lc, lt: link characters and link tags in it;
-        lc_body, c_body: link characters and characters of the whole body.
+        c, t: characters and tags in each subtree; lc, lt: link characters and link tags in
+            it (all ``(n,)`` float arrays); lc_body, c_body: link characters and characters of
+            the whole body.
 
     Returns:
-        ``(C/T) * log_base((C/LC) * (T/LT))`` with
-        ``base = ln((C/nonLC) * LC + (LCb/Cb) * C + e)``; zero denominators are taken as 1.
+        ``(n,)``: ``(C/T) * log_base((C/LC) * (T/LT))`` with
+        ``base = ln((C/nonLC) * LC + (LCb/Cb) * C + e)``; zero denominators are taken as 1, and
+        where the logarithm's argument is 0 or the base is at most 1, ``C/T``.
     """
-    t = max(t, 1)
-    non_lc = max(c - lc, 1)
-    base = math.log((c / non_lc) * lc + (lc_body / max(c_body, 1)) * c + math.e)
-    arg = (c / max(lc, 1)) * (t / max(lt, 1))
-    if arg <= 0 or base <= 1.0:
-        return c / t
-    return (c / t) * math.log(arg) / math.log(base)
-
-
-def composite_text_densities(c: np.ndarray, t: np.ndarray, lc: np.ndarray, lt: np.ndarray, lc_body: int, c_body: int) -> np.ndarray:
-    """:func:`composite_text_density` for arrays of subtrees (all ``(n,)``; CETD, Sun et al.,
-    SIGIR 2011, eq. 4), element by element with the same cases."""
     t = np.maximum(t, 1.0)
     non_lc = np.maximum(c - lc, 1.0)
     base = np.log((c / non_lc) * lc + (lc_body / max(c_body, 1)) * c + math.e)
