@@ -78,7 +78,7 @@ function hostMissing(message) {
 
 // A request of a content script, answered with {ok: true, reply} or {ok: false, error, ...}.
 function forward(sender, name, fields, answer) {
-  if (sender.tab && sender.tab.incognito && (name === "learn" || name === "label")) fields.private = true;
+  if (sender.tab && sender.tab.incognito && (name === "learn" || name === "label" || fields.learn)) fields.private = true;
   request(name, fields).then(
     (reply) => answer({ ok: true, reply }),
     (error) => answer({ ok: false, error: String(error.message || error), hostMissing: hostMissing(error.message), install: INSTALL_COMMAND }),

@@ -250,13 +250,14 @@
     };
   }
 
-  async function run(wanted, measure) {
+  // learn: the host also learns the page from this snapshot (page load: one walk, not two)
+  async function run(wanted, measure, learn) {
     off();
     if (wanted === "off") return { ok: true, hidden: 0, words: visibleWords() };
     if (wanted !== "hide" && wanted !== "reader" && wanted !== "corrections") return { ok: false, error: "mode must be hide, reader, corrections or off" };
     const t0 = performance.now();
     const elements = new Map();
-    const { answer, walkMs, snapshot, parts } = await askWithSnapshot("clean", { mode: wanted }, elements);
+    const { answer, walkMs, snapshot, parts } = await askWithSnapshot("clean", learn ? { mode: wanted, learn: true } : { mode: wanted }, elements);
     if (!answer || !answer.ok) {
       return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
     }
@@ -288,17 +289,19 @@
     return true;
   });
 
-  // Learn the site's template from this visit, where the user lets it (options page); then
+  // Learn the site's template from this visit, where the user lets it (options page), and
   // apply the site's auto-mode, or else the user's own "hide this" corrections for the site.
+  // One snapshot does both: the host judges the page, then learns it (docs/protocol.md, clean).
   async function learnOnLoad() {
     const { learn = {}, auto = {}, corrected = {} } = await api.storage.local.get(["learn", "auto", "corrected"]);
     const site = siteOf();
     if (!site || !/^https?:$/.test(location.protocol)) return;
-    if (learn[site] !== false && learn["*"] !== false) {
-      await askWithSnapshot("learn", {});
-    }
-    if (auto[site] === "hide" || auto[site] === "reader") run(auto[site]);
-    else if (corrected[site] > 0 && mode === "off") run("corrections");
+    const learning = learn[site] !== false && learn["*"] !== false;
+    let wanted = null;
+    if (auto[site] === "hide" || auto[site] === "reader") wanted = auto[site];
+    else if (corrected[site] > 0 && mode === "off") wanted = "corrections";
+    if (wanted) await run(wanted, false, learning);
+    else if (learning) await askWithSnapshot("learn", {});
   }
 
   function siteOf() {

@@ -212,6 +212,48 @@ def test_learn_then_clean_uses_the_site_templates(host, snapshot):
     assert host.request({"v": 1, "id": 14, "type": "forget", "all": True})["sites"] == 0
 
 
+def test_clean_can_learn_the_page_it_judged(host, tmp_path, snapshot):
+    """``clean`` with ``"learn": true`` (the extension's page load on an auto-mode site: one
+    snapshot for both) judges the page first, then learns it, exactly as a ``learn`` would."""
+    def at(n):
+        return dict(snapshot, url=f"https://hillkitchen.example/posts/{n}/")
+
+    def clean(n, **fields):
+        return host.request({"v": 1, "id": n, "type": "clean", "mode": "hide", "snapshot": at(n), **fields})
+
+    for n in (1, 2):
+        assert host.request({"v": 1, "id": n, "type": "learn", "snapshot": at(n)})["pages"] == n
+    plain = clean(3)
+    both = clean(3, learn=True)
+    assert plain["learned"] is False and both["learned"] is True and both["site_pages"] == 2
+    # judged before it was learned: its own leaves were not yet template (with the page in
+    # the template, three identical pages would make every leaf of it the site's boilerplate)
+    assert (both["hide"], both["content"]) == (plain["hide"], plain["content"])
+    third = clean(4)
+    assert third["site_pages"] == 3 and len(third["content"]) < len(plain["content"])
+    assert clean(3, learn=True)["learned"] is False  # a URL already learned is not counted again
+    reader = host.request({"v": 1, "id": 5, "type": "clean", "mode": "reader", "snapshot": at(5), "learn": True})
+    assert reader["learned"] is True and reader["article"]["text"]
+    marked = host.request({"v": 1, "id": 6, "type": "clean", "mode": "corrections", "snapshot": at(6), "learn": True})
+    assert marked["learned"] is True and marked["hide"] == []
+    assert clean(7, learn=True, private=True)["learned"] is False  # a private window's page is never stored
+    assert clean(8, learn="yes")["error"]["code"] == 8
+    assert clean(9, private=1)["error"]["code"] == 8
+    listed = host.request({"v": 1, "id": 10, "type": "sites"})["sites"]
+    assert [(s["site"], s["pages"]) for s in listed] == [("hillkitchen.example", 5)]
+    assert host.close() == 0
+
+    # what is stored is what a "learn" request stores
+    stored = []
+    for name, message in (("a", {"type": "learn"}), ("b", {"type": "clean", "mode": "hide", "learn": True})):
+        (tmp_path / name).mkdir()
+        other = HostProcess(tmp_path / name)
+        assert other.request({"v": 1, "id": 1, "snapshot": at(1), **message})["ok"]
+        stored.append([(s["site"], s["pages"], s["entries"], s["bytes"]) for s in other.request({"v": 1, "id": 2, "type": "sites"})["sites"]])
+        assert other.close() == 0
+    assert stored[0] == stored[1] and stored[0][0][1] == 1
+
+
 def test_large_reply_comes_in_chunks(host):
     paragraph = "Ünïcode wörds and “quotes” keep every chunk whole. " * 40
     html = "<html><head><title>Long</title></head><body><article><h1>Long</h1>" + "".join(

@@ -237,7 +237,14 @@ def extract_page(
         ModelError: the model cannot be loaded.
     """
     analysis, keep = judge_page(page, model, templates, evidence_kinds, corrections, title_only=False)
-    blocks = analysis.blocks
+    return render_article(analysis, keep)
+
+
+def render_article(analysis: Analysis, keep: list[bool]) -> Article:
+    """The :class:`Article` of a judged page (``analysis, keep`` from :func:`judge_page` with
+    ``title_only=False``). Prunes the page tree to its content in place, so anything else that
+    reads the tree (learning the page's template) must come first."""
+    page, blocks = analysis.page, analysis.blocks
     content_ids, noise_ids = verdict_ids(blocks, keep)
     text = blocks_text(blocks, keep)
     body = prune(blocks, keep)

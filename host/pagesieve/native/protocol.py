@@ -131,6 +131,18 @@ def _or_protocol_error(code: ErrorCode, make, *args):
         raise ProtocolError(code, str(exc)) from None
 
 
+def _flag(message: dict, name: str, default: bool = False) -> bool:
+    """The boolean field ``name`` of a request (``default`` when absent).
+
+    Raises:
+        ProtocolError: BAD_REQUEST when it is there but not ``true`` or ``false``.
+    """
+    value = message.get(name, default)
+    if not isinstance(value, bool):
+        raise ProtocolError(ErrorCode.BAD_REQUEST, f"\"{name}\" must be true or false")
+    return value
+
+
 class Host:
     """Answers requests (one at a time) with the engine and the template store.
 
@@ -316,13 +328,11 @@ class Host:
         from pagesieve.errors import InputError
         from pagesieve.page.snapshot import SnapshotError, SnapshotStream
 
-        name, seq, ack = message.get("stream"), message.get("seq"), message.get("ack", True)
+        name, seq, ack = message.get("stream"), message.get("seq"), _flag(message, "ack", True)
         if not isinstance(name, str) or not name or len(name) > 200:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"stream\" must be a non-empty string (at most 200 characters)")
         if type(seq) is not int or seq < 0:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"seq\" must be an integer >= 0")
-        if not isinstance(ack, bool):
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"ack\" must be true or false")
         now = time.monotonic()
         for other, (_s, _n, fed) in list(self._streams.items()):
             if now - fed > STREAM_IDLE_S:
@@ -354,42 +364,71 @@ class Host:
     def learn(self, message: dict) -> dict:
         """``learn`` ``{"snapshot", "private"?}`` -> ``{"type": "learned", "site", "learned",
         "pages"}``; a private page (``"private": true``) is answered but never stored."""
-        from pagesieve.errors import TemplateStoreError
         from pagesieve.templates.learn import summarise
 
-        private = message.get("private", False)
-        if not isinstance(private, bool):
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"private\" must be true or false")
+        private = _flag(message, "private")
         summary = summarise(self.page(message))
+        learned, pages = self._learn_summary(summary, private)
+        return {"type": "learned", "site": summary.site, "learned": learned, "pages": pages}
+
+    def _learn_summary(self, summary, private: bool) -> tuple[bool, int | None]:
+        """Store a page's template summary unless ``private`` or without a site: ``(stored,
+        the site's pages now)`` (``(False, None)`` when nothing was asked of the store).
+
+        Raises:
+            ProtocolError: STORE when the template store cannot be opened or written.
+        """
+        from pagesieve.errors import TemplateStoreError
+
         if private or summary.site is None:
-            return {"type": "learned", "site": summary.site, "learned": False, "pages": None}
+            return False, None
         store = self.store()
         try:
             learned = store.learn(summary)
             pages = store.site_pages(summary.site)
         except TemplateStoreError as exc:
             raise ProtocolError(ErrorCode.STORE, str(exc)) from None
-        return {"type": "learned", "site": summary.site, "learned": learned, "pages": pages}
+        return learned, pages
+
+    def _learn_judged(self, page, blocks, private: bool, warnings: list[str]) -> bool:
+        """``clean`` with ``"learn": true``: learn the page from the tree and blocks it was just
+        judged on (one walk and one parse for both). Called after the verdict, so the page is
+        never part of its own template (as ``pagesieve eval --history`` never lets it be), and
+        before the reader article prunes the tree. A store that cannot be written costs the
+        learning only: the verdict is still answered, with the reason in ``warnings``."""
+        from pagesieve.templates.learn import summarise
+
+        try:
+            learned, _pages = self._learn_summary(summarise(page, blocks), private)
+        except ProtocolError as exc:
+            warnings.append(f"not learned: {exc}")
+            return False
+        return learned
 
     def clean(self, message: dict) -> dict:
-        """``clean`` ``{"snapshot", "mode": "hide"|"reader", "templates"?}`` ->
-        ``{"type": "cleaned", "mode", "hide": [node ids], "content": [node ids], "site",
-        "site_pages", "model" ("box-aware" or "box-free"), "article"?}``; ``article`` (metadata, html, text) in reader mode only."""
+        """``clean`` ``{"snapshot", "mode": "hide"|"reader"|"corrections", "templates"?,
+        "learn"?, "private"?}`` -> ``{"type": "cleaned", "mode", "hide": [node ids], "content":
+        [node ids], "site", "site_pages", "model", "corrections", "learned", "warnings",
+        "host_ms", "article"?}``; ``article`` (metadata, html, text) in reader mode only. With
+        ``"learn": true`` the page is also learned, as a ``learn`` request would (not when
+        ``"private": true``), after it was judged (docs/protocol.md)."""
         from pagesieve.errors import TemplateStoreError
-        from pagesieve.extract import extract_page, judge_page, verdict_ids
+        from pagesieve.extract import judge_page, render_article, verdict_ids
         from pagesieve.templates.urls import site_of
 
         mode = message.get("mode", "hide")
         if mode not in ("hide", "reader", "corrections"):
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"mode\" must be \"hide\", \"reader\" or \"corrections\"")
         use_templates = message.get("templates", True)
+        learn, private = _flag(message, "learn"), _flag(message, "private")
         started = time.perf_counter()
         page = self.page(message)
         parsed = time.perf_counter()
         site = site_of(page.url)
         rules = self.rules(site)
+        warnings = list(page.warnings)
         if mode == "corrections":
-            return self._corrections_only(page, site, rules, started, parsed)
+            return self._corrections_only(page, site, rules, started, parsed, learn, private, warnings)
         templates = None
         if use_templates and site is not None:
             try:
@@ -397,11 +436,13 @@ class Host:
             except TemplateStoreError as exc:
                 raise ProtocolError(ErrorCode.STORE, str(exc)) from None
         model = self.model(page)
+        # hiding needs the verdict only: no byline, date or lead image, no rendered article
+        analysis, keep = judge_page(page, model=model, templates=templates, corrections=rules, title_only=mode == "hide")
+        learned = learn and self._learn_judged(page, analysis.blocks, private, warnings)
         if mode == "reader":
-            article = extract_page(page, model=model, templates=templates, corrections=rules)
+            article = render_article(analysis, keep)
             content_ids, noise_ids = article.content_ids, article.noise_ids
-        else:  # hiding needs the verdict only, not the rendered article
-            analysis, keep = judge_page(page, model=model, templates=templates, corrections=rules)
+        else:
             content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
             self._spent = (page, analysis, keep)  # freed after the reply is written (release())
         reply = {
@@ -409,7 +450,8 @@ class Host:
             "site": site, "site_pages": templates.pages if templates is not None else 0,
             "model": "personal" if "personal" in model.meta else ("box-aware" if model.uses_boxes else "box-free"),
             "corrections": len(rules.labels) if rules else 0,
-            "warnings": list(page.warnings),
+            "learned": learned,
+            "warnings": warnings,
             "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }
         if mode == "reader":
@@ -417,22 +459,25 @@ class Host:
             reply["article"] = {k: v for k, v in data.items() if k not in ("content_ids", "noise_ids", "warnings")}
         return reply
 
-    def _corrections_only(self, page, site, rules, started, parsed) -> dict:
+    def _corrections_only(self, page, site, rules, started, parsed, learn, private, warnings) -> dict:
         """``clean`` in mode ``corrections``: only what the user's "hide this" corrections hide
         (no classifier): for pages the user has not asked to clean, where a correction must
-        still hold (like a cosmetic filter)."""
+        still hold (like a cosmetic filter). With ``learn``, the page is learned too."""
         from pagesieve.blocks import segment
         from pagesieve.corrections.rules import match_rules, noise_rule_ids
         from pagesieve.page.preprocess import preprocess
 
         hide: list[int] = []
-        if rules:
+        learned = False
+        if rules or learn:
             preprocess(page)
             blocks = segment(page.root)
-            hide = noise_rule_ids(blocks, match_rules(page, blocks, rules))
+            if rules:
+                hide = noise_rule_ids(blocks, match_rules(page, blocks, rules))
+            learned = learn and self._learn_judged(page, blocks, private, warnings)
         return {
             "type": "cleaned", "mode": "corrections", "hide": hide, "content": [], "site": site, "site_pages": 0,
-            "model": None, "corrections": len(rules.labels) if rules else 0, "warnings": list(page.warnings),
+            "model": None, "corrections": len(rules.labels) if rules else 0, "learned": learned, "warnings": warnings,
             "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }
 
@@ -471,9 +516,7 @@ class Host:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"label\" must be \"noise\" or \"content\"")
         if not isinstance(node, int) or isinstance(node, bool) or node < 0:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"node\" must be the node id of the picked element")
-        snippets = message.get("snippets", True)
-        if not isinstance(snippets, bool):
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"snippets\" must be true or false")
+        snippets = _flag(message, "snippets", True)
         page = self.page(message)
         site = site_of(page.url)
         if site is None:
