@@ -28,12 +28,14 @@
   // The walk is over when this returns; the promise gives {answer, walkMs, snapshot, parts}
   // (parts: how many went ahead). If the host lost the parts (it restarted meanwhile), the
   // whole snapshot is sent once more.
-  function askWithSnapshot(request, fields, elements) {
+  // layout: false for a snapshot without boxes, fonts and rendering (learning reads none of them:
+  // docs/snapshot.md, "Without layout"), a walk a third as long.
+  function askWithSnapshot(request, fields, elements, layout = true) {
     let port = null;
     try { port = api.runtime.connect({ name: "pagesieve.stream" }); } catch (e) { port = null; }
     const t0 = performance.now();
     if (!port) {
-      const snapshot = globalThis.pagesieveSnapshot(document, { elements });
+      const snapshot = globalThis.pagesieveSnapshot(document, { elements, layout });
       const walkMs = performance.now() - t0;
       return ask(request, { ...fields, snapshot }).then((answer) => ({ answer, walkMs, snapshot, parts: 0 }));
     }
@@ -42,7 +44,7 @@
     port.onMessage.addListener((answer) => settle(answer));
     port.onDisconnect.addListener(() => settle({ ok: false, error: "the extension's background stopped before it answered" }));
     const parts = { size: PART_ELEMENTS, sent: 0, send: (part) => port.postMessage({ type: "part", ...part }) };
-    const snapshot = globalThis.pagesieveSnapshot(document, { elements, parts });
+    const snapshot = globalThis.pagesieveSnapshot(document, { elements, parts, layout });
     const walkMs = performance.now() - t0;
     port.postMessage({ type: "request", request, fields: { ...fields, snapshot: { ...snapshot, ...parts.rest } } });
     return answered.then(async (answer) => {
@@ -301,7 +303,7 @@
     if (auto[site] === "hide" || auto[site] === "reader") wanted = auto[site];
     else if (corrected[site] > 0 && mode === "off") wanted = "corrections";
     if (wanted) await run(wanted, false, learning);
-    else if (learning) await askWithSnapshot("learn", {});
+    else if (learning) await askWithSnapshot("learn", {}, undefined, false);
   }
 
   function siteOf() {

@@ -53,6 +53,10 @@
   function snapshot(doc, options) {
     const elements = options && options.elements;
     const parts = options && options.parts;
+    // options.layout === false: no box, font or rendering is read (nothing of the page's layout
+    // is asked for, so the walk is cheaper): for learning a site's template, which reads the
+    // page's tree and text alone. Every element is then sent as rendered, with its content.
+    const layout = !(options && options.layout === false);
     const win = doc.defaultView;
     const sx = win.scrollX, sy = win.scrollY;
     let markup = "";        // since the last part
@@ -124,13 +128,15 @@
         for (const name in attrs) open += " " + name + "='" + value(attrs[name]) + "'";
       }
       open += " data-ps-id='" + id + "'";
-      const r = el.getBoundingClientRect();
       // An element is rendered iff it has a layout box (an all-zero rectangle may still be one:
       // an empty element at the origin, so only then ask for the client rects). What
       // checkVisibility() adds to that test (content-visibility: hidden) is rare, and the call
       // costs a third of the walk, so it is not made.
       let rendered = true;
-      if (r.width || r.height || r.left || r.top || el.getClientRects().length) {
+      const r = layout ? el.getBoundingClientRect() : null;
+      if (!r) {
+        // no layout asked for
+      } else if (r.width || r.height || r.left || r.top || el.getClientRects().length) {
         // whole CSS pixels: finer than any feature needs, and a sixth of the bytes
         boxes.push(id, Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height));
       } else if (tag !== "html" && win.getComputedStyle(el).display !== "contents") {
@@ -153,7 +159,7 @@
       // parent tells how to send it. Containers are asked for content-visibility only.
       let keepSpace = verbatim || tag === "pre" || tag === "textarea";
       const ownText = hasOwnText(el);
-      const style = rendered && (ownText || el.firstElementChild) ? win.getComputedStyle(el) : null;
+      const style = layout && rendered && (ownText || el.firstElementChild) ? win.getComputedStyle(el) : null;
       // content-visibility: hidden shows the element but skips its content (an off-canvas
       // menu, a closed <details>, hidden="until-found"): that content is not sent either.
       if (style && style.contentVisibility === "hidden") {

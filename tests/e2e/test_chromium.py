@@ -198,8 +198,9 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
       const elements = new Map();
       const first = pagesieveSnapshot(document, {elements});
       const second = pagesieveSnapshot(document);
+      const bare = pagesieveSnapshot(document, {layout: false});
       const idOf = (domId) => [...elements].find(([, el]) => el.id === domId)[0];
-      return {first, second, ids: Object.fromEntries(["contents", "kept", "gone", "offcanvas", "pic", "icon", "marks"].map((k) => [k, idOf(k)]))};
+      return {first, second, bare, ids: Object.fromEntries(["contents", "kept", "gone", "offcanvas", "pic", "icon", "marks"].map((k) => [k, idOf(k)]))};
     }""")
     assert page.evaluate(WORDS_OF_DOM) == before  # nothing written to the page
     snap, ids = result["first"], result["ids"]
@@ -246,6 +247,18 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     assert "display: contents wrapper, bold italic." in article.text
     assert "never shown" not in article.text and "skipped menu" not in article.text
     assert article.metadata.byline == "A. Writer"
+    # without layout (for learning): the same ids, no box, font or "not rendered" mark, so
+    # the content of hidden elements is sent; the host learns from it
+    bare = result["bare"]
+    assert bare["boxes"] == [] and bare["fonts"] == [] and "data-ps-unrendered" not in bare["markup"]
+    bare_root = etree.fromstring(bare["markup"], parser)
+    bare_text = "".join(bare_root.itertext())
+    assert "never shown" in bare_text and "skipped menu" in bare_text and "display: contents wrapper" in bare_text
+    assert {int(el.get("data-ps-id")) for el in bare_root.iter()} >= set(by_id)
+    from pagesieve.templates.learn import summarise
+
+    learned = summarise(parse_snapshot(bare))
+    assert ("p", "never shown") in learned.leaves and learned.site == "127.0.0.1"
     page.close()
 
 
