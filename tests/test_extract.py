@@ -143,3 +143,17 @@ def test_content_after_an_embedded_end_of_document_is_kept(datasets_dir):
     ds = load_dataset(datasets_dir / "big9")  # an archived forbes.com page with two embedded documents
     article = extract(read_page(ds, "2005_amd_2"), ds.record("2005_amd_2").url)
     assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "2005_amd_2"))))[2] > 0.9
+
+
+def test_an_article_swallowed_by_an_unclosed_menu_button_is_extracted(datasets_dir):
+    """wcxb_dev/4708 (treehugger.com): ``<button><div><div></button>`` puts the whole page in
+    the button for libxml2 (the pre-processing test in test_page.py has the markup); the article
+    was deleted with it, leaving "Skip to content" (F1 0.00; trafilatura 0.92)."""
+    from collections import Counter
+
+    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve.evaluation.metric import prf_counts, tokens
+
+    ds = load_dataset(datasets_dir / "wcxb_dev")
+    article = extract(read_page(ds, "4708"), ds.record("4708").url)
+    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "4708"))))[2] > 0.9

@@ -93,3 +93,29 @@ def test_long_noscript_is_content_on_the_html_route():
     long_text = "Crawler view of a forum thread. " * 20
     page = preprocess(parse_html(f"<html><body><noscript><p>{long_text}</p></noscript></body></html>"))
     assert "Crawler view" in "".join(page.root.itertext())
+
+
+ARTICLE = "The article follows the broken menu button and must survive it. " * 8
+
+
+def test_a_control_left_open_by_broken_markup_does_not_take_the_page_with_it():
+    # An unclosed <div> inside a <button>: libxml2 ignores </button>, so the button holds the
+    # rest of the page (wcxb_dev/4708); deleting it, as controls are, deleted the article.
+    html = f"""<html><body><header><button class="menu-button"><span>Menu</span><div class="inner"><div>
+    </button></div><a href="/">Home</a></header>
+    <article><h1>Low-light plants</h1><p>{ARTICLE}</p><button>Share</button></article></body></html>"""
+    page = parse_html(html)
+    assert page.root.find(".//button").find(".//article") is not None  # the parse this is about
+    text = "".join(preprocess(page).root.itertext())
+    assert ARTICLE.strip() in text and "Low-light plants" in text
+    assert page.root.find(".//button") is None  # the outer one unwrapped, the real "Share" removed
+    assert "Share" not in text
+
+
+def test_controls_that_hold_little_of_the_page_are_still_removed():
+    options = "".join(f"<option>Country {k}</option>" for k in range(300))  # most of the text, but options
+    html = f"""<html><body><button><div class="icon"></div>Open the menu</button>
+    <select>{options}</select><p>{ARTICLE}</p></body></html>"""
+    text = "".join(preprocess(parse_html(html)).root.itertext())
+    assert ARTICLE.strip() in text
+    assert "Open the menu" not in text and "Country 7" not in text
