@@ -157,3 +157,17 @@ def test_an_article_swallowed_by_an_unclosed_menu_button_is_extracted(datasets_d
     ds = load_dataset(datasets_dir / "wcxb_dev")
     article = extract(read_page(ds, "4708"), ds.record("4708").url)
     assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "4708"))))[2] > 0.9
+
+
+def test_a_page_whose_html_tag_is_self_closed_is_extracted(datasets_dir):
+    """l3s_gn1 ce6830ee: a capture whose ``<html`` tag runs into an image's attributes and ends
+    in ``/>``; libxml2 read an empty document (F1 0.00, as trafilatura), a browser the whole page."""
+    from collections import Counter
+
+    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve.evaluation.metric import prf_counts, tokens
+
+    ds = load_dataset(datasets_dir / "l3s_gn1")
+    page_id = "ce6830ee-9292-4855-be7b-c5fe64d347b2"
+    article = extract(read_page(ds, page_id), ds.record(page_id).url)
+    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, page_id))))[2] > 0.9

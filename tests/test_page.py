@@ -69,6 +69,19 @@ def test_body_content_left_in_head_is_moved_to_body():
     assert body is not None and CHINESE in "".join(body.itertext())
 
 
+@pytest.mark.parametrize("start", ['<html lang="en" />', "<html/>", '<html xmogo.jpg" alt="logo" width="145" />'])
+def test_a_self_closed_html_tag_does_not_end_the_document(start):
+    # HTML5 ignores the slash on <html/>; libxml2 closed the document there and dropped the
+    # rest (l3s_gn1 ce6830ee, whose <html tag was broken into an <img>'s attributes).
+    page = parse_html(start + f"<head><title>t</title></head><body><div><p>{CHINESE}</p></div></body>")
+    assert CHINESE in "".join(page.body.itertext())
+
+
+def test_slashes_inside_body_and_head_attributes_are_left_alone():
+    page = parse_html('<html><head/><body background="img/"><p>text</p></body></html>')
+    assert page.body.get("background") == "img/" and "text" in "".join(page.body.itertext())
+
+
 def test_preprocess_follows_seed_004():
     html = """<html><head><style>p{}</style></head><body>
     <script>var x = 1;</script><noscript>enable JS</noscript>

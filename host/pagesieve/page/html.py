@@ -38,6 +38,13 @@ archived pages with the archive's own markup) lose their article: big9 ``2005_am
 its 64 thousand characters, and 45 of the 3,587 dataset pages lost text. The tags are removed
 before parsing; the parser closes both elements at the end of the input."""
 
+_SELF_CLOSED_ROOT = re.compile(rb"<(html|head|body)([ \t\n\f\r/][^<>]*?)?/[ \t\n\f\r]*>", re.IGNORECASE)
+"""``<html/>``, ``<head/>`` and ``<body/>`` written as self-closing tags. HTML5 ignores the slash on
+an element that is not void (HTML Living Standard §13.2.6.1, "acknowledge the self-closing
+flag"): the element stays open. libxml2 closes it, and a closed ``<html>`` ends the document,
+so everything after it is dropped (l3s_gn1 ``ce6830ee``, a page whose ``<html`` tag was broken
+into an ``<img>``'s attributes, parsed to an empty tree). The slash is removed before parsing."""
+
 _PARSER = etree.HTMLParser(
     encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, default_doctype=False,
     collect_ids=False,  # libxml2 need not index id attributes: nothing here looks elements up by id
@@ -74,6 +81,7 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     # no <?xml encoding?> or <meta charset> inside the page can make it decode them again.
     # Deleting these bytes from UTF-8 is safe: bytes below 0x80 only ever encode ASCII.
     data = text.encode("utf-8", errors="replace").translate(None, _CONTROL_BYTES)
+    data = _SELF_CLOSED_ROOT.sub(lambda m: b"<" + m.group(1) + (m.group(2) or b"") + b">", data)
     data = _END_OF_DOCUMENT.sub(b"", data)
     try:
         root = etree.fromstring(data, _PARSER)
