@@ -7,6 +7,7 @@ from a browser snapshot; :func:`analyse` stops after the features, for training 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -85,7 +86,65 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
         if headline is not None:
             keep[headline] = True
         complete_structures(analysis.blocks, keep)
+        drop_comment_sections(analysis.blocks, keep)
     return keep
+
+
+COMMENT_SECTION_RE = re.compile("comment|disqus")
+"""A block whose lower-cased class or id matches this holds readers' comments (``#comments``,
+``div.comment``, ``#disqus_thread``); the names Mozilla Readability's ``unlikelyCandidates``
+uses for comments. Narrower than :data:`pagesieve.features.COMMENT_RE`: "reply" and
+"response" also name the posts of a forum thread, which are its content."""
+
+COMMENT_SECTION_MAX_SHARE = 0.5
+"""A block marked as comments that holds this share of the page's text or more is taken for the
+page itself (a forum thread, or a class name such as ``comments-open`` on a page wrapper)."""
+
+ARTICLE_MIN_CHARS = 500
+"""Comment sections are dropped only when the blocks kept outside them hold at least this many
+characters: the page has an article of its own. Mozilla Readability strips its unlikely
+candidates (comments among them) the same way, and reads the page again without stripping when
+less than 500 characters (its ``charThreshold``) are left; a forum thread, all of it in comment
+containers, keeps its posts this way (wcxb_dev forums 0545 and 0579)."""
+
+
+def drop_comment_sections(blocks: list[Block], keep: list[bool]) -> int:
+    """Judge the blocks inside comment sections noise, in place, when the page has an article
+    besides; returns how many kept blocks were dropped.
+
+    A comment section is a block other than the outermost whose class or id matches
+    :data:`COMMENT_SECTION_RE` and that holds less than :data:`COMMENT_SECTION_MAX_SHARE` of the
+    page's text. Readers' comments are not what a reader mode shows (Firefox Reader View and
+    trafilatura leave them out by default), but they are long, well-written paragraphs, so the
+    classifier keeps many of them, the more so as one training dataset (cleaneval) counts them
+    as content. Measured with ``pagesieve eval`` on the held-out pages: dragnet 0.917 -> 0.921,
+    l3s_gn1 0.942 -> 0.945, wcxb_dev 0.852 -> 0.854, cleaneval 0.923 -> 0.922 (its truth keeps
+    comments), the others unchanged.
+    """
+    if not blocks:
+        return 0
+    total = blocks[0].sub_chars
+    inside = [False] * len(blocks)
+    for b in blocks:
+        if b.parent < 0:
+            continue
+        if inside[b.parent]:
+            inside[b.index] = True
+            continue
+        element = b.element
+        names = element.get("class"), element.get("id")
+        if (names[0] or names[1]) and b.sub_chars < COMMENT_SECTION_MAX_SHARE * total:
+            if COMMENT_SECTION_RE.search(" ".join(n for n in names if n).lower()):
+                inside[b.index] = True
+    outside_chars = sum(b.chars for b in blocks if keep[b.index] and not inside[b.index])
+    if outside_chars < ARTICLE_MIN_CHARS:
+        return 0
+    dropped = 0
+    for b in blocks:
+        if inside[b.index] and keep[b.index]:
+            keep[b.index] = False
+            dropped += 1
+    return dropped
 
 
 STRUCTURE_PARTS = {
