@@ -199,6 +199,15 @@ def test_comment_sections_are_dropped_when_the_page_has_an_article():
     # the body's "comments-open" marks the whole page (more than half of it): not a section
 
 
+def test_an_opinion_column_is_no_comment_section():
+    from pagesieve.extract import drop_comment_sections
+
+    blocks = _blocks_of(f'<html><body><div class="commentary-body"><p>{ESSAY}</p></div>'
+                        f'<div class="sidebar"><p>{ESSAY}</p><p>{ESSAY}</p></div></body></html>')
+    keep = [b.chars > 0 for b in blocks]
+    assert drop_comment_sections(blocks, keep) == 0
+
+
 def test_a_thread_made_of_comment_containers_keeps_its_posts():
     from pagesieve.extract import drop_comment_sections
 

@@ -90,11 +90,12 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
     return keep
 
 
-COMMENT_SECTION_RE = re.compile("comment|disqus")
+COMMENT_SECTION_RE = re.compile("comment(?!ary)|disqus")
 """A block whose lower-cased class or id matches this holds readers' comments (``#comments``,
 ``div.comment``, ``#disqus_thread``); the names Mozilla Readability's ``unlikelyCandidates``
-uses for comments. Narrower than :data:`pagesieve.features.COMMENT_RE`: "reply" and
-"response" also name the posts of a forum thread, which are its content."""
+uses for comments, but not "commentary" (an opinion column is an article). Narrower than
+:data:`pagesieve.features.COMMENT_RE`: "reply" and "response" also name the posts of a forum
+thread, which are its content."""
 
 COMMENT_SECTION_MAX_SHARE = 0.5
 """A block marked as comments that holds this share of the page's text or more is taken for the
