@@ -286,6 +286,12 @@
   });
 
   api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (!message || message.type !== "pagesieve.learn") return false;
+    learnPage().then(sendResponse, (error) => sendResponse({ ok: false, error: String(error.message || error) }));
+    return true;
+  });
+
+  api.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!message || message.type !== "pagesieve.run") return false;
     run(message.mode, message.measure).then(sendResponse, (error) => sendResponse({ ok: false, error: String(error.message || error) }));
     return true;
@@ -303,7 +309,19 @@
     if (auto[site] === "hide" || auto[site] === "reader") wanted = auto[site];
     else if (corrected[site] > 0 && mode === "off") wanted = "corrections";
     if (wanted) await run(wanted, false, learning);
-    else if (learning) await askWithSnapshot("learn", {}, undefined, false);
+    else if (learning) await learnPage();
+  }
+
+  // The site's template learns this page: a walk without layout (all learning reads), sent as a
+  // "learn" request. Answers {ok, learned, timing: {snapshotMs, totalMs}}; also the benchmark's
+  // hook (runtime message {type: "pagesieve.learn"}), which times what every page load costs.
+  async function learnPage() {
+    const t0 = performance.now();
+    const { answer, walkMs } = await askWithSnapshot("learn", {}, undefined, false);
+    const totalMs = performance.now() - t0;
+    if (!answer || !answer.ok) return { ok: false, error: (answer && answer.error) || "no answer from the extension" };
+    if (!answer.reply.ok) return { ok: false, error: answer.reply.error.message, code: answer.reply.error.code };
+    return { ok: true, learned: answer.reply.learned, timing: { snapshotMs: walkMs, totalMs } };
   }
 
   function siteOf() {

@@ -151,6 +151,22 @@ def test_options_page_lists_learned_sites_and_forgets_one(chromium_context, serv
     page.close()
 
 
+
+def test_learning_hook_walks_the_page_without_layout_and_learns_a_url_once(chromium_context, server):
+    # the hook bench-browser times ("learn walk ms"): the same walk and request as learning on load
+    page = open_page(chromium_context, f"{server}/example/?learn-hook")
+    page.wait_for_timeout(1500)  # learning on load has stored this URL by now
+    first = chromium_context.pagesieve_send(page, {"type": "pagesieve.learn"})
+    assert first["ok"], first
+    assert first["learned"] is False  # a URL is learned once (docs/protocol.md, learn)
+    assert first["timing"]["snapshotMs"] > 0 and first["timing"]["totalMs"] >= first["timing"]["snapshotMs"]
+    page.goto(f"{server}/example/?learn-hook-2")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    learned = [chromium_context.pagesieve_send(page, {"type": "pagesieve.learn"})["learned"] for _ in range(2)]
+    assert learned.count(True) <= 1 and learned[1] is False
+    page.close()
+
 SENDER_PAGE = """<!doctype html><html lang="en"><head><title>Sender rules</title>
 <meta name="author" content="A. Writer"></head>
 <body>

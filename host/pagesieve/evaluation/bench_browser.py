@@ -16,7 +16,10 @@ then "off", and a pause until the page has drawn a frame and :data:`SETTLE_MS` h
 user's next click finds the page laid out and the machine idle, and so does the benchmark's
 (without it, the layout that "off" invalidates would be charged to the next click's walk). Printed per page: elements in the snapshot, snapshot size (compact JSON, UTF-8
 bytes), snapshot ms (median), the host's own time to read the snapshot and to extract (median,
-from the reply's ``host_ms``), and click-to-hidden ms (median and 95th percentile).
+from the reply's ``host_ms``), and click-to-hidden ms (median and 95th percentile). Then ``N``
+times, with the same pause between them, the walk that learning takes on every page load (the
+content script's ``pagesieve.learn`` hook: a snapshot without layout, sent as ``learn``): *learn
+walk ms* (median), the page's main thread busy with the extension while it loads.
 """
 
 from __future__ import annotations
@@ -126,7 +129,7 @@ def main(args: argparse.Namespace) -> int:
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     rows = [("page", "elements (page)", "snapshot elements", "snapshot KB", "snapshot ms p50", "host parse ms p50",
-             "host extract ms p50", "click-to-hidden ms p50", "p95")]
+             "host extract ms p50", "click-to-hidden ms p50", "p95", "learn walk ms p50")]
     try:
         with tempfile.TemporaryDirectory(prefix="pagesieve-bench-browser-") as tmp, chromium_with_extension(Path(tmp)) as context:
             for n, (count, name, _html) in enumerate(pages):
@@ -151,10 +154,18 @@ def main(args: argparse.Namespace) -> int:
                         nbytes, elements = timing["bytes"], timing["elements"]
                     context.pagesieve_run(page, "off")
                     _settle(page)
+                learn_walk = []
+                for _ in range(args.repeat):
+                    result = context.pagesieve_send(page, {"type": "pagesieve.learn"})
+                    if not result.get("ok"):
+                        raise RuntimeError(f"{name}: learn: {result}")
+                    learn_walk.append(result["timing"]["snapshotMs"])
+                    _settle(page)
                 page.close()
                 rows.append((name, str(count), str(elements), f"{nbytes / 1024:.0f}", f"{statistics.median(snap):.1f}",
                              f"{statistics.median(parse):.1f}", f"{statistics.median(extract):.1f}",
-                             f"{statistics.median(total):.1f}", f"{percentile(total, 95):.1f}"))
+                             f"{statistics.median(total):.1f}", f"{percentile(total, 95):.1f}",
+                             f"{statistics.median(learn_walk):.1f}"))
     finally:
         httpd.shutdown()
     print(format_table(rows))
