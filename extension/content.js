@@ -1,7 +1,8 @@
 // Content script: snapshot the page, ask the host, then hide the noise in place or show the
 // article in a reader overlay; "off" puts the page back exactly as it was.
 // Test hook (also used by the popup): runtime message {type: "pagesieve.run", mode} answered
-// with {ok: true, hidden, words} or {ok: false, error}.
+// with {ok: true, hidden, words} or {ok: false, error}; {type: "pagesieve.learn"} learns the page
+// as a page load does and answers {ok, learned, timing} (timed by pagesieve bench-browser).
 "use strict";
 (function () {
   const api = globalThis.browser ?? globalThis.chrome;
