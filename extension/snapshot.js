@@ -4,7 +4,7 @@
   "use strict";
   const KEPT = new Set(("id class href src srcset data-src data-srcset data-original data-lazy-src alt title lang dir " +
     "role itemprop itemtype rel datetime property name content aria-hidden aria-label hidden type " +
-    "colspan rowspan start cite").split(" "));
+    "colspan rowspan start cite for").split(" "));
   // elements whose content is not sent: no text of the page (script, style ...) or drawings the
   // host drops whole (svg, math)
   const NO_CONTENT = new Set(["script", "style", "noscript", "template", "svg", "math"]);

@@ -102,6 +102,17 @@ def test_preprocess_follows_seed_004():
     assert page.root.find(".//pre").text == "  keep   spaces  "
 
 
+def test_labels_of_form_controls_are_removed_and_other_labels_unwrapped():
+    html = """<html><body><p>Article text that stays.</p>
+    <label for="q">Search the site</label><input id="q" name="q">
+    <div class="facet"><label><span>Filter Style with value </span><input type="checkbox"> Babydoll</label></div>
+    <p><label class="kicker">Analysis</label> of the week's news.</p></body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert "Article text that stays." in text
+    assert "Search the site" not in text and "Babydoll" not in text and "Filter Style" not in text
+    assert "Analysis" in text  # names no control: unwrapped, its text kept
+
+
 def test_long_noscript_is_content_on_the_html_route():
     long_text = "Crawler view of a forum thread. " * 20
     page = preprocess(parse_html(f"<html><body><noscript><p>{long_text}</p></noscript></body></html>"))

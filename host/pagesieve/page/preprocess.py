@@ -7,7 +7,9 @@ and empty elements. We follow it with these changes, each measured or forced by 
 
 * ``form``, ``fieldset`` and ``label`` are *unwrapped* (tag dropped, children kept), not
   deleted: ASP.NET pages wrap the whole body in one ``<form>`` (seen in cleaneval and dragnet),
-  and deleting it would delete the article.
+  and deleting it would delete the article. A ``label`` that names a form control (it holds
+  one, or has ``for``) is deleted, as seed 004 has it: it is the caption of a field (HTML
+  Living Standard §4.10.4), such as the filter checkboxes of a shop's listing.
 * ``noscript`` is unwrapped when it holds real text (:data:`NOSCRIPT_MIN_CHARS`): it is what a
   browser without scripts shows, and some sites put their whole page there for crawlers.
 * ``menu`` is kept as a list container: HTML5 made it a synonym of ``ul``.
@@ -65,6 +67,9 @@ FLOW_TAGS = (
 )
 """Block-level elements that no control holds in well-nested HTML (looked for by :func:`swallows_page`)."""
 
+FORM_FIELDS = ("input", "select", "textarea")
+"""The form controls a ``<label>`` may name (:func:`names_a_control`)."""
+
 SWALLOWED_SHARE = 0.5
 """Share of the body's text above which a control holding block-level elements is taken for a
 parse that went wrong (:func:`swallows_page`)."""
@@ -76,7 +81,7 @@ def _text_length(element: etree._Element) -> int:
 
 
 def swallows_page(element: etree._Element, body_chars: int) -> bool:
-    """True if ``element`` (one of :data:`PHRASING_CONTROLS`) holds block-level elements
+    """True if ``element`` (one of :data:`PHRASING_CONTROLS`, or a ``label``) holds block-level elements
     (:data:`FLOW_TAGS`) and more than :data:`SWALLOWED_SHARE` of the ``body_chars`` non-white
     characters of the page's body.
 
@@ -91,6 +96,16 @@ def swallows_page(element: etree._Element, body_chars: int) -> bool:
     if next(element.iterdescendants(*FLOW_TAGS), None) is None:
         return False
     return _text_length(element) > SWALLOWED_SHARE * body_chars
+
+
+def names_a_control(label: etree._Element) -> bool:
+    """True if ``label`` is the caption of a form control: it has a ``for`` attribute or holds
+    an ``input``, ``select`` or ``textarea`` (HTML Living Standard §4.10.4, "labeled control").
+    Deleting these labels, where other labels are unwrapped, moved held-out macro F1
+    (``pagesieve eval``) by +0.0018 on cleaneval, +0.0014 on wcxb_dev (shop filters such as
+    "Filter Style with value Babydoll"), +0.0013 on dragnet, +0.0002 to +0.0004 on big9,
+    l3s_gn1 and readability, -0.0003 on zh_cwced, 0 on daniel."""
+    return label.get("for") is not None or next(label.iterdescendants(*FORM_FIELDS), None) is not None
 
 
 def is_hidden(element: etree._Element, styles: dict | None = None) -> bool:
@@ -133,17 +148,27 @@ def preprocess(page: Page) -> Page:
             to_unwrap.append(element)
         else:
             doomed.append(element)
-    body_chars = None  # the body's text, counted only when a control holds block-level elements
+    body_chars = -1  # the body's text, counted only when a control holds block-level elements
+
+    def swallowing(element: etree._Element) -> bool:
+        nonlocal body_chars
+        if next(element.iterdescendants(*FLOW_TAGS), None) is None:
+            return False
+        if body_chars < 0:
+            body = root.find("body") if root.tag == "html" else None
+            body_chars = _text_length(root if body is None else body)
+        return swallows_page(element, body_chars)
+
     for element in root.iter(*REMOVED_TAGS):
-        if element.tag in PHRASING_CONTROLS and next(element.iterdescendants(*FLOW_TAGS), None) is not None:
-            if body_chars is None:
-                body = root.find("body") if root.tag == "html" else None
-                body_chars = _text_length(root if body is None else body)
-            if swallows_page(element, body_chars):
-                to_unwrap.append(element)
-                continue
-        doomed.append(element)
-    to_unwrap.extend(root.iter(*UNWRAPPED_TAGS))
+        if element.tag in PHRASING_CONTROLS and swallowing(element):
+            to_unwrap.append(element)
+        else:
+            doomed.append(element)
+    for element in root.iter(*UNWRAPPED_TAGS):
+        if element.tag == "label" and names_a_control(element) and not swallowing(element):
+            doomed.append(element)
+        else:
+            to_unwrap.append(element)
     if page.hidden is not None:
         # a snapshot lists its unrendered elements; the attribute tests run as for HTML
         listed = [element for element in page.hidden if element.tag not in _NOT_HIDDEN_TESTED]

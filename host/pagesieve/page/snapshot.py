@@ -58,7 +58,7 @@ KEPT_ATTRIBUTES: tuple[str, ...] = (
     "id", "class", "href", "src", "srcset", "data-src", "data-srcset", "data-original",
     "data-lazy-src", "alt", "title", "lang", "dir", "role", "itemprop", "itemtype", "rel",
     "datetime", "property", "name", "content", "aria-hidden", "aria-label", "hidden", "type",
-    "colspan", "rowspan", "start", "cite",
+    "colspan", "rowspan", "start", "cite", "for",
 )  # fmt: skip
 """The attributes the sender copies from each element (all others are left out of the payload)."""
 
