@@ -233,3 +233,17 @@ def test_a_blog_post_is_extracted_without_its_readers_comments(datasets_dir):
     article = extract(read_page(ds, "106"), ds.record("106").url)
     assert "Thanks for sharing your stories" not in article.text
     assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "106"))))[2] > 0.95
+
+
+def test_a_paragraph_the_svm_is_sure_of_stays_whatever_its_neighbours(datasets_dir):
+    """readability's msn page: the context stage outvoted the SVM (decision 1.93, probability
+    0.34) on the article's first paragraph (SURE_CONTENT_DECISION in classifier.py)."""
+    from collections import Counter
+
+    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve.evaluation.metric import prf_counts, tokens
+
+    ds = load_dataset(datasets_dir / "readability")
+    article = extract(read_page(ds, "msn"), ds.record("msn").url)
+    assert "The name and basic idea might sound like one of those endless" in article.text
+    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "msn"))))[2] > 0.95
