@@ -80,12 +80,16 @@ def test_og_title_loses_a_site_name_suffix():
 
 def test_title_suffix_cut_after_last_separator():
     html = "<html><head><title>Local council approves new bridge | City News | Example</title></head><body></body></html>"
-    assert meta_of(html).title == "Local council approves new bridge | City News"
+    assert meta_of(html).title == "Local council approves new bridge"  # three parts: the longest
     assert clean_title("A long article headline \u2014 The Site") == "A long article headline"
     assert clean_title("Deep dive into parsers :: Blog") == "Deep dive into parsers"
     assert clean_title("Site name » How to write a parser") == "How to write a parser"  # part before too short
     assert clean_title("Mozilla - Wikipedia") == "Mozilla - Wikipedia"  # both parts too short: kept
     assert clean_title("E-mail is not dead") == "E-mail is not dead"  # a hyphen inside a word is no separator
+    # three parts: the one with the most words, wherever it stands
+    assert clean_title("BBC NEWS | Technology | Apple iPod sets sights on video") == "Apple iPod sets sights on video"
+    assert clean_title("Apple iPod sets sights on video - Tech - BBC") == "Apple iPod sets sights on video"
+    assert clean_title("Home | News | Sport") == "Home | News"  # no part long enough: the two-part rule
 
 
 def test_h1_matching_the_title_wins_over_the_cut():
