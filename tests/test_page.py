@@ -113,17 +113,6 @@ def test_labels_of_form_controls_are_removed_and_other_labels_unwrapped():
     assert "Analysis" in text  # names no control: unwrapped, its text kept
 
 
-def test_text_for_screen_readers_only_is_removed():
-    html = """<html><body><h2 class="sr-only">Main story</h2>
-    <p>Read the <a href="/r">full report<span class="screen-reader-text"> (opens in a new window)</span></a> today.</p>
-    <p><span class="visually-hidden">Price:</span> 12 euros</p><p class="srcset-only">Kept: not a helper class.</p>
-    </body></html>"""
-    text = " ".join(" ".join(preprocess(parse_html(html)).root.itertext()).split())
-    assert "Read the full report today." in text and "12 euros" in text and "Kept: not a helper class." in text
-    for gone in ("Main story", "opens in a new window", "Price:"):
-        assert gone not in text
-
-
 def test_long_noscript_is_content_on_the_html_route():
     long_text = "Crawler view of a forum thread. " * 20
     page = preprocess(parse_html(f"<html><body><noscript><p>{long_text}</p></noscript></body></html>"))
