@@ -39,9 +39,9 @@ SURE_CONTENT_DECISION = 1.5
 outvotes an SVM that is sure, as on the first paragraph of readability's ``msn`` page (decision
 1.93, context probability 0.34). Keeping these moved held-out macro F1 (``pagesieve eval``) by
 wcxb_dev +0.0036, l3s_gn1 +0.0021, readability +0.0011, big9 +0.0007, cleaneval +0.0005,
-daniel, dragnet and zh_cwced 0. The cut was read off those same
-pages (big9, readability and zh_cwced are held out whole): 1.5, 1.8 and 2.2 all gained or held
-on every dataset, 1.2 lost on four."""
+daniel, dragnet and zh_cwced 0. The cut was read off those same pages (big9, readability and
+zh_cwced are held out whole): 1.5, 1.8 and 2.2 all gained or held on every dataset, 1.2 lost
+on four."""
 
 FOREST_SPLIT_ROWS = 400
 """From this many rows, :meth:`ForestArrays.probability` walks the two halves of the rows in
@@ -255,9 +255,9 @@ class BlockClassifier:
             ``(keep, score)``: boolean ``(n,)``, and the score it was cut from (stage-2
             probability, 0 for blocks under :data:`SURE_NOISE_DECISION`; or the SVM decision
             without a context stage). With a context stage, a block whose SVM decision is at
-            least :data:`SURE_CONTENT_DECISION` is kept whatever its probability. When no block passes the cut, the blocks within
-            :data:`FALLBACK_MARGIN` of the best score are kept: a reader asked for an article,
-            and an empty one is never the better answer.
+            least :data:`SURE_CONTENT_DECISION` is kept whatever its probability. When no block
+            passes the cut, the blocks within :data:`FALLBACK_MARGIN` of the best score are
+            kept: a reader asked for an article, and an empty one is never the better answer.
         """
         d = self.decision(x)
         if self.context is None or len(d) == 0:

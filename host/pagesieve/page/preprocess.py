@@ -27,6 +27,8 @@ the browser's own ``checkVisibility()`` result is used (:class:`~pagesieve.page.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 
 from lxml import etree
 
@@ -80,10 +82,11 @@ def _text_length(element: etree._Element) -> int:
     return sum(len(t) - t.count(" ") - t.count("\n") for t in element.itertext())
 
 
-def swallows_page(element: etree._Element, body_chars: int) -> bool:
-    """True if ``element`` (one of :data:`PHRASING_CONTROLS`, or a ``label``) holds block-level elements
-    (:data:`FLOW_TAGS`) and more than :data:`SWALLOWED_SHARE` of the ``body_chars`` non-white
-    characters of the page's body.
+def swallows_page(element: etree._Element, body_chars: Callable[[], int]) -> bool:
+    """True if ``element`` (one of :data:`PHRASING_CONTROLS`, or a ``label``) holds block-level
+    elements (:data:`FLOW_TAGS`) and more than :data:`SWALLOWED_SHARE` of the non-white
+    characters of the page's body, which ``body_chars()`` counts (called only when the first
+    test passes: rarely).
 
     No control holds most of a page: this is how libxml2's HTML parser reads a control left
     open by broken markup. Given ``<button><div></button>`` (an unclosed ``<div>``), it ignores
@@ -95,7 +98,7 @@ def swallows_page(element: etree._Element, body_chars: int) -> bool:
     """
     if next(element.iterdescendants(*FLOW_TAGS), None) is None:
         return False
-    return _text_length(element) > SWALLOWED_SHARE * body_chars
+    return _text_length(element) > SWALLOWED_SHARE * body_chars()
 
 
 def names_a_control(label: etree._Element) -> bool:
@@ -128,8 +131,10 @@ def preprocess(page: Page) -> Page:
     """Clean ``page.root`` in place, as seed 004 §2.2 (a) with the changes named above.
 
     Removes the tags of :data:`REMOVED_TAGS` with their content (a control that
-    :func:`swallows_page` is unwrapped instead), unwraps :data:`UNWRAPPED_TAGS`, removes invisible elements, then removes elements left empty
-    (no text, no :data:`CONTENT_LEAVES` inside). Text of removed elements' tails is kept.
+    :func:`swallows_page` is unwrapped instead), unwraps :data:`UNWRAPPED_TAGS` (a label that
+    :func:`names_a_control` is removed instead), removes invisible elements, then removes
+    elements left empty (no text, no :data:`CONTENT_LEAVES` inside). Text of removed elements'
+    tails is kept.
 
     Returns:
         the same ``page`` (for chaining).
@@ -148,24 +153,15 @@ def preprocess(page: Page) -> Page:
             to_unwrap.append(element)
         else:
             doomed.append(element)
-    body_chars = -1  # the body's text, counted only when a control holds block-level elements
-
-    def swallowing(element: etree._Element) -> bool:
-        nonlocal body_chars
-        if next(element.iterdescendants(*FLOW_TAGS), None) is None:
-            return False
-        if body_chars < 0:
-            body = root.find("body") if root.tag == "html" else None
-            body_chars = _text_length(root if body is None else body)
-        return swallows_page(element, body_chars)
-
+    body = root.find("body") if root.tag == "html" else None
+    body_chars = cache(lambda: _text_length(root if body is None else body))  # counted once, if ever
     for element in root.iter(*REMOVED_TAGS):
-        if element.tag in PHRASING_CONTROLS and swallowing(element):
+        if element.tag in PHRASING_CONTROLS and swallows_page(element, body_chars):
             to_unwrap.append(element)
         else:
             doomed.append(element)
     for element in root.iter(*UNWRAPPED_TAGS):
-        if element.tag == "label" and names_a_control(element) and not swallowing(element):
+        if element.tag == "label" and names_a_control(element) and not swallows_page(element, body_chars):
             doomed.append(element)
         else:
             to_unwrap.append(element)
