@@ -128,6 +128,18 @@ def test_snapshot_page_gets_the_same_article(example_page):
     assert snap_article.noise_ids == html_article.noise_ids
 
 
+def extracted_f1(datasets_dir, dataset, page_id):
+    """``(article, token F1 against the truth)`` of a dataset page extracted from its HTML."""
+    from collections import Counter
+
+    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve.evaluation.metric import prf_counts, tokens
+
+    ds = load_dataset(datasets_dir / dataset)
+    article = extract(read_page(ds, page_id), ds.record(page_id).url)
+    return article, prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, page_id))))[2]
+
+
 def test_content_after_an_embedded_end_of_document_is_kept(datasets_dir):
     """``</body></html>`` of an inline-embedded document do not end the page (HTML5 "after body"
     insertion mode); libxml2 alone dropped everything after them."""
@@ -149,28 +161,15 @@ def test_an_article_swallowed_by_an_unclosed_menu_button_is_extracted(datasets_d
     """wcxb_dev/4708 (treehugger.com): ``<button><div><div></button>`` puts the whole page in
     the button for libxml2 (the pre-processing test in test_page.py has the markup); the article
     was deleted with it, leaving "Skip to content" (F1 0.00; trafilatura 0.92)."""
-    from collections import Counter
-
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-    from pagesieve.evaluation.metric import prf_counts, tokens
-
-    ds = load_dataset(datasets_dir / "wcxb_dev")
-    article = extract(read_page(ds, "4708"), ds.record("4708").url)
-    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "4708"))))[2] > 0.9
+    _article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "4708")
+    assert f1 > 0.9
 
 
 def test_a_page_whose_html_tag_is_self_closed_is_extracted(datasets_dir):
     """l3s_gn1 ce6830ee: a capture whose ``<html`` tag runs into an image's attributes and ends
     in ``/>``; libxml2 read an empty document (F1 0.00, as trafilatura), a browser the whole page."""
-    from collections import Counter
-
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-    from pagesieve.evaluation.metric import prf_counts, tokens
-
-    ds = load_dataset(datasets_dir / "l3s_gn1")
-    page_id = "ce6830ee-9292-4855-be7b-c5fe64d347b2"
-    article = extract(read_page(ds, page_id), ds.record(page_id).url)
-    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, page_id))))[2] > 0.9
+    _article, f1 = extracted_f1(datasets_dir, "l3s_gn1", "ce6830ee-9292-4855-be7b-c5fe64d347b2")
+    assert f1 > 0.9
 
 
 def _blocks_of(html):
@@ -224,26 +223,14 @@ def test_a_thread_made_of_comment_containers_keeps_its_posts():
 def test_a_blog_post_is_extracted_without_its_readers_comments(datasets_dir):
     """dragnet/106 (a blog post with 60 comments in div.comment): the classifier kept most of
     them (F1 0.53, trafilatura 1.00)."""
-    from collections import Counter
-
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-    from pagesieve.evaluation.metric import prf_counts, tokens
-
-    ds = load_dataset(datasets_dir / "dragnet")
-    article = extract(read_page(ds, "106"), ds.record("106").url)
+    article, f1 = extracted_f1(datasets_dir, "dragnet", "106")
     assert "Thanks for sharing your stories" not in article.text
-    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "106"))))[2] > 0.95
+    assert f1 > 0.95
 
 
 def test_a_paragraph_the_svm_is_sure_of_stays_whatever_its_neighbours(datasets_dir):
     """readability's msn page: the context stage outvoted the SVM (decision 1.93, probability
     0.34) on the article's first paragraph (SURE_CONTENT_DECISION in classifier.py)."""
-    from collections import Counter
-
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-    from pagesieve.evaluation.metric import prf_counts, tokens
-
-    ds = load_dataset(datasets_dir / "readability")
-    article = extract(read_page(ds, "msn"), ds.record("msn").url)
+    article, f1 = extracted_f1(datasets_dir, "readability", "msn")
     assert "The name and basic idea might sound like one of those endless" in article.text
-    assert prf_counts(Counter(tokens(article.text)), Counter(tokens(read_truth(ds, "msn"))))[2] > 0.95
+    assert f1 > 0.95
