@@ -143,3 +143,35 @@ def test_controls_that_hold_little_of_the_page_are_still_removed():
     text = "".join(preprocess(parse_html(html)).root.itertext())
     assert ARTICLE.strip() in text
     assert "Open the menu" not in text and "Country 7" not in text
+
+
+DESCRIPTION = "The product description a shopper came for, hidden until the shop's script has run. " * 4
+
+
+def test_a_main_region_hidden_in_the_markup_is_kept_on_the_html_route():
+    # wcxb_dev/0583: an access-control app wraps <main>'s content in <div style="display:none">
+    # and shows it from a script; read as HTML, deleting it deleted the whole product page.
+    html = f"""<html><body><header><a href="/">Shop</a></header><main>
+    <div class="lockdown-notice" style="display:none"><p>Access denied</p></div>
+    <div class="lockdown-content" style="display:none;"><section><h1>Dark roast</h1>
+    <p>{DESCRIPTION}</p><div class="tooltip" hidden><p>Error rating the product.</p></div></section></div>
+    </main><footer><div style="visibility:hidden"><p>Sitemap</p></div></footer></body></html>"""
+    text = "".join(preprocess(parse_html(html)).root.itertext())
+    assert DESCRIPTION.strip() in text and "Dark roast" in text
+    # smaller hidden elements, in <main> or elsewhere, are still removed
+    for gone in ("Access denied", "Error rating", "Sitemap"):
+        assert gone not in text
+
+
+def test_a_hidden_element_that_holds_main_or_is_main_is_kept():
+    for html in (f"<html><body><div hidden><main><p>{DESCRIPTION}</p></main></div></body></html>",
+                 f"<html><body><main style='display: none'><p>{DESCRIPTION}</p></main></body></html>"):
+        assert DESCRIPTION.strip() in "".join(preprocess(parse_html(html)).root.itertext())
+
+
+def test_a_hidden_part_of_an_article_outside_main_is_still_removed():
+    # Readability's "visibility-hidden" test page: no <main>, so a hidden block is hidden
+    html = f"""<html><body><article><h1>Lorem</h1><div style="visibility: hidden;"><p>{DESCRIPTION}</p></div>
+    <p>The visible paragraph.</p></article></body></html>"""
+    text = "".join(preprocess(parse_html(html)).root.itertext())
+    assert "The visible paragraph." in text and "shopper" not in text

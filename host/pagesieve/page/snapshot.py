@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from functools import cache
 from typing import Any
 
 import lxml.etree
@@ -25,7 +26,7 @@ import lxml.html
 from pagesieve.errors import InputError
 from pagesieve.page.html import LIBXML_MAX_DEPTH
 from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle, Page
-from pagesieve.page.preprocess import is_hidden
+from pagesieve.page.preprocess import is_hidden, readable_length, revealed_by_script
 
 SNAPSHOT_VERSION = 1
 """The snapshot format version this module writes."""
@@ -809,7 +810,8 @@ def page_to_snapshot(page: Page) -> dict:
     """The snapshot a browser would send for ``page`` (format version :data:`SNAPSHOT_VERSION`).
 
     Meant for pages parsed from HTML: their elements get no box, and are visible unless their
-    inline style or ``hidden`` attribute hides them (all a browser-less reader can tell). Boxes and
+    inline style or ``hidden`` attribute hides them (all a browser-less reader can tell), the
+    page's main region excepted (:func:`~pagesieve.page.preprocess.revealed_by_script`). Boxes and
     styles are written when ``page`` has them, so a snapshot page round-trips too. As the
     sender does, only :data:`KEPT_ATTRIBUTES` are kept, the contents of
     :data:`CONTENTLESS_TAGS` are left out, comments and processing instructions are skipped
@@ -833,6 +835,7 @@ def page_to_snapshot(page: Page) -> dict:
     used.clear()
     ids: dict[Any, int] = {}
     nodes: list[dict] = []
+    main_chars = cache(readable_length)
     append = nodes.append
     walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     for event, element in walker:
@@ -860,7 +863,7 @@ def page_to_snapshot(page: Page) -> dict:
             if box is not None:
                 node["b"] = [box.x, box.y, box.width, box.height]
             style = styles.get(nid)
-            if style is None and page.source == "html" and is_hidden(element):
+            if style is None and page.source == "html" and is_hidden(element) and not revealed_by_script(element, main_chars):
                 node["v"] = False  # what checkVisibility() says of display:none / [hidden]
             if style is not None:
                 if not style.visible:
