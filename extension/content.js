@@ -149,8 +149,9 @@
     art.append(h1, meta);
     if (article.lead_image && !article.html.includes(article.lead_image)) {
       const img = document.createElement("img");
-      img.src = article.lead_image;
       img.alt = "";
+      img.addEventListener("error", () => img.remove());  // a lead image that cannot load leaves no gap
+      img.src = article.lead_image;
       art.append(img);
     }
     art.append(body);

@@ -62,6 +62,28 @@ def test_example_html_structure(article):
         assert banned not in html
 
 
+def test_the_byline_line_is_shown_once_in_the_reader_header_not_in_the_body(article):
+    # the reader view and saved articles show metadata.byline in their header; the body's
+    # "By Marta Quispe · 14 March 2026" would repeat it (Firefox Reader View drops it too)
+    assert "Marta Quispe" not in article.html and "Marta Quispe" not in article.markdown
+    assert "By Marta Quispe · 14 March 2026" in article.text  # still content, as extracted
+
+
+def _article_html(top):
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+    return extract(f"""<html><head><title>Storm closes the harbour</title><meta name="author" content="Ana Ruiz">
+    </head><body><article><h1>Storm closes the harbour</h1>{top}{paragraph}{paragraph}</article></body></html>""").html
+
+
+def test_only_a_marked_short_byline_line_leaves_the_body():
+    assert "Ana Ruiz" not in _article_html('<div class="article-byline">By Ana Ruiz, staff writer</div>')
+    assert "Ana Ruiz" not in _article_html('<p>By <a rel="author" href="/ana">Ana Ruiz</a></p>')
+    # not marked as a byline, or more than a byline line: it stays
+    assert "Ana Ruiz" in _article_html("<p>By Ana Ruiz, staff writer</p>")
+    long_line = "<p class='byline'>Ana Ruiz watched the harbour master close the gates as the first waves broke over the pier.</p>"
+    assert "Ana Ruiz watched" in _article_html(long_line)
+
+
 def test_example_markdown(article):
     md = article.markdown
     assert "## The four adjustments" in md

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
+from lxml import etree
 
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
@@ -222,6 +223,57 @@ def headline_block(analysis: Analysis, keep: list[bool]) -> int | None:
     return None
 
 
+BYLINE_MARK_RE = re.compile("byline|author|dateline|writtenby")
+"""A lower-cased class or id that names a byline (Mozilla Readability's ``byline`` pattern);
+"comment" excludes it (a comment's author)."""
+
+BYLINE_LOOKAHEAD = 8
+"""How many content blocks from the first are searched for the byline line."""
+
+BYLINE_EXTRA_CHARS = 60
+"""Characters a byline line may hold besides the name (a "By", a role, a date and time)."""
+
+
+def _names_a_byline(element) -> bool:
+    """True if ``element`` or an element inside it is marked as the byline: a class or id
+    matching :data:`BYLINE_MARK_RE` (not a comment's), ``rel="author"`` or
+    ``itemprop="author"``."""
+    for e in element.iter(etree.Element):
+        names = " ".join(n for n in (e.get("class"), e.get("id")) if n).lower()
+        if names and BYLINE_MARK_RE.search(names) and "comment" not in names:
+            return True
+        if "author" in (e.get("rel") or "").lower().split() or (e.get("itemprop") or "").lower() == "author":
+            return True
+    return False
+
+
+def byline_block(blocks: list[Block], keep: list[bool], byline: str | None) -> int | None:
+    """The content block that is the article's byline line, which the reader view and a saved
+    article show in their header instead (as Firefox Reader View does: Readability removes the
+    node it took the byline from).
+
+    It is one of the first :data:`BYLINE_LOOKAHEAD` content blocks, holds the metadata's
+    ``byline`` with at most :data:`BYLINE_EXTRA_CHARS` more characters ("By Marta Quispe ·
+    14 March 2026", "By DAVID RUNK Associated Press Writer"), and is marked as a byline
+    (:func:`_names_a_byline`). ``None`` when there is no such block or no byline of at least
+    three characters.
+    """
+    if not byline or len(byline) < 3:
+        return None
+    wanted = byline.casefold()
+    seen = 0
+    for b in blocks:
+        if not keep[b.index] or not b.chars:
+            continue
+        seen += 1
+        if seen > BYLINE_LOOKAHEAD:
+            return None
+        text = " ".join(b.text.split())
+        if len(text) <= len(byline) + BYLINE_EXTRA_CHARS and wanted in text.casefold() and _names_a_byline(b.element):
+            return b.index
+    return None
+
+
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:
     """The blocks to hide so that exactly the noise disappears: the outermost blocks with no
     content block inside them (the body excepted), document order. Hiding a block hides its
@@ -303,10 +355,18 @@ def extract_page(
 def render_article(analysis: Analysis, keep: list[bool]) -> Article:
     """The :class:`Article` of a judged page (``analysis, keep`` from :func:`judge_page` with
     ``title_only=False``). Prunes the page tree to its content in place, so anything else that
-    reads the tree (learning the page's template) must come first."""
+    reads the tree (learning the page's template) must come first.
+
+    The byline line (:func:`byline_block`) is left out of the HTML, whose readers (the reader
+    view, a saved article) show the byline in their header; the text keeps it, as content.
+    """
     page, blocks = analysis.page, analysis.blocks
     content_ids, noise_ids = verdict_ids(blocks, keep)
     text = blocks_text(blocks, keep)
+    byline = byline_block(blocks, keep, analysis.metadata.byline)
+    if byline is not None:
+        keep = list(keep)
+        keep[byline] = False
     body = prune(blocks, keep)
     html = finish_html(body, page.url)
     return Article(

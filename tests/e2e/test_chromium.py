@@ -41,6 +41,14 @@ def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server,
     assert reader["ok"], reader
     title = page.evaluate("() => document.querySelector('pagesieve-reader').shadowRoot.querySelector('h1').textContent")
     assert title.startswith("Sourdough at Altitude")
+    shown = page.evaluate("""() => {
+        const article = document.querySelector('pagesieve-reader').shadowRoot.querySelector('article');
+        return {meta: article.querySelector('.meta').textContent, body: article.querySelector('.content').textContent};
+    }""")
+    assert "Marta Quispe" in shown["meta"] and "Marta Quispe" not in shown["body"]  # the byline once, in the header
+    # the lead image (og:image, not served here) goes once it fails to load: no empty box
+    page.wait_for_function("""() => ![...document.querySelector('pagesieve-reader').shadowRoot
+        .querySelector('article').children].some((e) => e.tagName === 'IMG')""", timeout=5000)
     page.screenshot(path=str(artifacts / "chromium-reader.png"), caret="initial", animations="allow")
     page.keyboard.press("Escape")
     assert page.evaluate("() => document.querySelector('pagesieve-reader')") is None
