@@ -175,3 +175,14 @@ def test_a_hidden_part_of_an_article_outside_main_is_still_removed():
     <p>The visible paragraph.</p></article></body></html>"""
     text = "".join(preprocess(parse_html(html)).root.itertext())
     assert "The visible paragraph." in text and "shopper" not in text
+
+
+def test_white_space_of_removed_empty_elements_still_separates_words():
+    # Pygments marks the spaces of a highlighted code block as <span class="w"> </span>
+    html = """<html><body><pre><code><span class="kn">from</span><span class="w"> </span><span class="nn">pydantic</span>
+    <span class="w"> </span><span class="kn">import</span> <span class="n">BaseModel</span></code></pre>
+    <p>Two<span> </span>words and <em>one</em><b> </b><em>more</em>.</p></body></html>"""
+    page = preprocess(parse_html(html))
+    assert page.root.find(".//pre").xpath("string()").split() == ["from", "pydantic", "import", "BaseModel"]
+    assert " ".join(page.root.find(".//p").xpath("string()").split()) == "Two words and one more."
+    assert not page.root.xpath("//span[@class='w'] | //p/span | //b")  # the empty elements are gone

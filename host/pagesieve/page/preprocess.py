@@ -278,7 +278,14 @@ def remove_keep_tail(element: etree._Element) -> None:
 
 
 def _remove_empty(root: etree._Element) -> None:
-    """Remove elements with no text and no content-bearing descendants (post-order, iterative)."""
+    """Remove elements with no text and no content-bearing descendants (post-order, iterative).
+
+    The white space such an element holds stays in the text, where it separates words: a
+    ``<span class="w"> </span>`` between two tokens of a highlighted code block (Pygments, in
+    every Sphinx and MkDocs page) or between two words of a paragraph. Dropped with its element,
+    it turned ``from pydantic import BaseModel`` into ``frompydanticimport BaseModel``
+    (wcxb_dev/0679).
+    """
     # Empty leaves first (collected, then removed, so the walk is not disturbed); parents left
     # empty by their removal are found by the loop below, level by level.
     empty: list[etree._Element] = []
@@ -294,6 +301,8 @@ def _remove_empty(root: etree._Element) -> None:
             parent = element.getparent()
             if parent is None:
                 continue
+            if element.text:  # white space only
+                element.tail = element.text + (element.tail or "")
             remove_keep_tail(element)
             changed = True
             parents.append(parent)
