@@ -186,3 +186,11 @@ def test_white_space_of_removed_empty_elements_still_separates_words():
     assert page.root.find(".//pre").xpath("string()").split() == ["from", "pydantic", "import", "BaseModel"]
     assert " ".join(page.root.find(".//p").xpath("string()").split()) == "Two words and one more."
     assert not page.root.xpath("//span[@class='w'] | //p/span | //b")  # the empty elements are gone
+
+
+def test_paragraphs_that_show_nothing_are_removed():
+    # Webflow's rich text puts <p>&zwj;</p> between paragraphs as spacers (wcxb_dev/4250)
+    html = """<html><body><div><p>First paragraph.</p><p>\u200d</p><p> \u200b&nbsp;</p>
+    <p>\ufeff<span>\u2060</span></p><p>Second \u200dparagraph.</p></div></body></html>"""
+    paragraphs = preprocess(parse_html(html)).root.findall(".//p")
+    assert [" ".join(p.xpath("string()").split()) for p in paragraphs] == ["First paragraph.", "Second \u200dparagraph."]

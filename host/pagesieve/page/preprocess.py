@@ -277,6 +277,20 @@ def remove_keep_tail(element: etree._Element) -> None:
     parent.remove(element)
 
 
+ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
+"""Format characters that show nothing: zero width space, non-joiner and joiner, word joiner,
+byte order mark (Unicode "Default_Ignorable_Code_Point"s that pages put in otherwise empty
+paragraphs: Webflow's rich text writes ``<p>&zwj;</p>`` as a spacer, wcxb_dev/4250)."""
+
+_BLANK = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + ZERO_WIDTH
+"""White space (what ``str.strip()`` removes: all of it lies below U+3001) and :data:`ZERO_WIDTH`."""
+
+
+def is_blank(text: str | None) -> bool:
+    """True if ``text`` is empty or holds only white space and :data:`ZERO_WIDTH` characters."""
+    return not text or not text.strip(_BLANK)
+
+
 def _remove_empty(root: etree._Element) -> None:
     """Remove elements with no text and no content-bearing descendants (post-order, iterative).
 
@@ -284,13 +298,13 @@ def _remove_empty(root: etree._Element) -> None:
     ``<span class="w"> </span>`` between two tokens of a highlighted code block (Pygments, in
     every Sphinx and MkDocs page) or between two words of a paragraph. Dropped with its element,
     it turned ``from pydantic import BaseModel`` into ``frompydanticimport BaseModel``
-    (wcxb_dev/0679).
+    (wcxb_dev/0679). Text that shows nothing (:func:`is_blank`) is no text.
     """
     # Empty leaves first (collected, then removed, so the walk is not disturbed); parents left
     # empty by their removal are found by the loop below, level by level.
     empty: list[etree._Element] = []
     for element in root.iter(etree.Element):
-        if len(element) == 0 and not (element.text and element.text.strip()):
+        if len(element) == 0 and not (element.text and element.text.strip(_BLANK)):
             if element is not root and element.tag not in CONTENT_LEAVES and element.tag != "body":
                 empty.append(element)
     changed = True
@@ -301,7 +315,7 @@ def _remove_empty(root: etree._Element) -> None:
             parent = element.getparent()
             if parent is None:
                 continue
-            if element.text:  # white space only
+            if element.text and element.text.isspace():  # what separates words stays
                 element.tail = element.text + (element.tail or "")
             remove_keep_tail(element)
             changed = True
@@ -309,5 +323,5 @@ def _remove_empty(root: etree._Element) -> None:
         empty = [
             p for p in parents
             if p is not root and p.tag != "body" and p.tag not in CONTENT_LEAVES and len(p) == 0
-            and not (p.text and p.text.strip()) and p.getparent() is not None
+            and is_blank(p.text) and p.getparent() is not None
         ]
