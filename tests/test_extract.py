@@ -197,15 +197,17 @@ def test_a_product_page_whose_main_region_a_script_reveals_is_extracted(datasets
     assert f1 > 0.6
 
 
-def test_ad_labels_between_paragraphs_leave_the_article():
+def test_ad_labels_and_back_to_top_links_leave_the_article():
     paragraph = "<p>" + "The council met again on Tuesday and the harbour stayed closed to all shipping. " * 4 + "</p>"
     html = f"""<html><head><title>Harbour stays closed</title></head><body><article><h1>Harbour stays closed</h1>
     {paragraph}<div class="label">Advertisement</div>{paragraph}<p>(Story continues below)</p>{paragraph}
+    <p><a href="#top">[ Back To The Top ]</a></p>
     <h2>Advertising</h2>{paragraph}<p>An advertisement for the ferry ran in the paper for weeks before it sailed.</p>
     {paragraph}</article></body></html>"""
     article = extract(html)
     lines = article.text.splitlines()
     assert "Advertisement" not in lines and "(Story continues below)" not in lines
+    assert "[ Back To The Top ]" not in lines
     assert "Advertising" in lines  # a heading of the article, not a label
     assert any(line.startswith("An advertisement for the ferry") for line in lines)
 
