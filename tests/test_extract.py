@@ -212,6 +212,14 @@ def test_ad_labels_and_back_to_top_links_leave_the_article():
     assert any(line.startswith("An advertisement for the ferry") for line in lines)
 
 
+def test_back_to_top_links_of_a_real_page_leave_its_article(datasets_dir):
+    """cleaneval/final_454 ends each section with "[ Back To The Top ]"; the classifier kept all
+    of them as part of the article's flow."""
+    article, f1 = extracted_f1(datasets_dir, "cleaneval", "final_454")
+    assert "[ Back To The Top ]" not in article.text.splitlines()
+    assert f1 > 0.9
+
+
 def _blocks_of(html):
     page = parse_html(html)
     preprocess(page)
