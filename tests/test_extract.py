@@ -84,6 +84,20 @@ def test_only_a_marked_short_byline_line_leaves_the_body():
     assert "Ana Ruiz watched" in _article_html(long_line)
 
 
+def test_permalink_anchors_and_edit_links_leave_the_article_html():
+    paragraph = "<p>" + "A section of the guide that explains one thing at a time, with examples. " * 4 + "</p>"
+    html = f"""<html><head><title>Fields</title></head><body><article><h1>Fields</h1>{paragraph}
+    <h2 id="annotated">The annotated pattern<a class="headerlink" href="#annotated" title="Permanent link">\u00b6</a></h2>
+    {paragraph}<h2>History<span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a
+    href="/w/index.php?title=Fields&amp;action=edit&amp;section=1">edit</a><span class="mw-editsection-bracket">]</span></span></h2>
+    {paragraph}<p>As <a href="#annotated">the annotated pattern</a> above shows, one field may carry several
+    constraints at once, and each of them is checked when the model is built from its data.</p>{paragraph}</article></body></html>"""
+    article = extract(html, "https://docs.example/fields")
+    assert "<h2>The annotated pattern</h2>" in article.html and "<h2>History</h2>" in article.html
+    assert "\u00b6" not in article.html and "action=edit" not in article.html
+    assert 'href="https://docs.example/fields#annotated"' in article.html  # a link with words stays
+
+
 def test_example_markdown(article):
     md = article.markdown
     assert "## The four adjustments" in md

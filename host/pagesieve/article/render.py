@@ -129,9 +129,38 @@ def _image_source(img: etree._Element) -> str | None:
     return src.strip() if src else None
 
 
+PERMALINK_TEXTS = frozenset({"\u00b6", "#", "\u00a7", "\U0001f517"})
+"""The whole text of a link to its own section (pilcrow, hash, section sign, link emoji): the
+``headerlink`` anchors Sphinx, MkDocs and many blogs put after each heading."""
+
+_EDIT_SECTION = etree.XPath("descendant::span[contains(concat(' ', normalize-space(@class), ' '), ' mw-editsection ')]")
+"""MediaWiki's "[edit]" links beside each heading (Wikipedia)."""
+
+
+def remove_page_controls(body: etree._Element) -> int:
+    """Remove, in place, the links that only serve the page itself: permalink anchors (an
+    ``<a href="#...">`` whose text is one of :data:`PERMALINK_TEXTS`) and MediaWiki's
+    edit-section links; returns how many. Their tails stay.
+
+    They are part of the block they sit in (a heading reads "The annotated pattern¶",
+    "History[edit]"), so the classifier cannot leave them out; a reader view shows neither
+    (they link to the page being read, or to an editor). The article's text, as judged, keeps
+    them; its HTML, what the reader view and a saved article show, does not.
+    """
+    doomed = list(_EDIT_SECTION(body))
+    for a in body.iter("a"):
+        if (a.get("href") or "").startswith("#") and len(a) == 0 and (a.text or "").strip() in PERMALINK_TEXTS:
+            doomed.append(a)
+    for element in doomed:
+        remove_keep_tail(element)
+    return len(doomed)
+
+
 def finish_html(body: etree._Element, url: str | None) -> str:
-    """Sanitised HTML of the pruned ``body``: layout tables unwrapped
-    (:func:`unwrap_layout_tables`), containers to paragraphs, URLs resolved, nh3."""
+    """Sanitised HTML of the pruned ``body``: links to the page itself removed
+    (:func:`remove_page_controls`), layout tables unwrapped (:func:`unwrap_layout_tables`),
+    containers to paragraphs, URLs resolved, nh3."""
+    remove_page_controls(body)
     unwrap_layout_tables(body)
     for element in list(body.iter(*CONTAINER_TAGS)):
         if element is body:
