@@ -174,11 +174,31 @@ globalThis.pagesieveMenuClick = onMenuClick;  // the browser tests click the men
 
 api.contextMenus.onClicked.addListener((info, tab) => { onMenuClick(info, tab); });
 
-api.commands.onCommand.addListener(async (command, tab) => {
-  if (command !== "save-article") return;
+// Keyboard shortcuts (manifest "commands"): the reader view and hiding toggle, as the popup's
+// buttons do; a failure shows on the button's badge, as a shortcut save does.
+async function onCommand(command, tab) {
   if (!tab) [tab] = await api.tabs.query({ active: true, currentWindow: true });
-  saveTab(tab);
-});
+  if (!tab || tab.id === undefined) return { ok: false, error: "no tab" };
+  if (command === "save-article") return saveTab(tab);
+  const mode = { "toggle-reader": "reader", "toggle-hide": "hide" }[command];
+  if (!mode) return { ok: false, error: "unknown command" };
+  let result;
+  try {
+    result = await api.tabs.sendMessage(tab.id, { type: "pagesieve.toggle", mode });
+  } catch (e) {
+    result = { ok: false, error: "this page cannot be cleaned (reload it, or it is a browser page)" };
+  }
+  if (!result || !result.ok) {
+    await api.action.setBadgeBackgroundColor({ tabId: tab.id, color: "#c62828" });
+    await api.action.setBadgeText({ tabId: tab.id, text: "!" });
+    await api.action.setTitle({ tabId: tab.id, title: `pagesieve: ${(result && result.error) || "no answer"}` });
+    setTimeout(() => api.action.setBadgeText({ tabId: tab.id, text: "" }).catch(() => {}), 4000);
+  }
+  return result;
+}
+globalThis.pagesieveCommand = onCommand;  // the browser tests press the shortcuts through this
+
+api.commands.onCommand.addListener((command, tab) => { onCommand(command, tab); });
 
 // the popup's "Open library": a window of its own, started by the host
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {

@@ -293,6 +293,16 @@
     return true;
   });
 
+  // A keyboard shortcut: the mode if it is not on, else the page as it was. Answers as run()
+  // does, with the mode now on.
+  api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (!message || message.type !== "pagesieve.toggle") return false;
+    const wanted = mode === message.mode ? "off" : message.mode;
+    run(wanted).then((answer) => sendResponse({ ...answer, mode: answer.ok ? wanted : mode }),
+      (error) => sendResponse({ ok: false, error: String(error.message || error) }));
+    return true;
+  });
+
   api.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!message || message.type !== "pagesieve.run") return false;
     run(message.mode, message.measure).then(sendResponse, (error) => sendResponse({ ok: false, error: String(error.message || error) }));

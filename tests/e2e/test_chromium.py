@@ -56,6 +56,29 @@ def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server,
     page.close()
 
 
+def test_keyboard_shortcuts_toggle_the_reader_view_and_hiding(chromium_context, server):
+    page = open_page(chromium_context, f"{server}/example/")
+    page.wait_for_timeout(1500)  # learn-on-load
+    original = page.evaluate(WORDS_OF_DOM)
+    worker = chromium_context.service_workers[0]
+    press = ("async ([url, command]) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+             " return await globalThis.pagesieveCommand(command, tab); }")
+    overlay = "() => document.querySelector('pagesieve-reader') !== null"
+    on = worker.evaluate(press, [page.url, "toggle-reader"])
+    assert on["ok"] and on["mode"] == "reader", on
+    assert page.evaluate(overlay)
+    off = worker.evaluate(press, [page.url, "toggle-reader"])  # the same shortcut closes it
+    assert off["ok"] and off["mode"] == "off" and not page.evaluate(overlay)
+    hidden = worker.evaluate(press, [page.url, "toggle-hide"])
+    assert hidden["ok"] and hidden["mode"] == "hide" and hidden["hidden"] > 0, hidden
+    assert "Tried this at 1,800 m" not in page.evaluate("document.body.innerText")
+    reader = worker.evaluate(press, [page.url, "toggle-reader"])  # from hidden straight to the reader
+    assert reader["mode"] == "reader" and page.evaluate(overlay)
+    shown = worker.evaluate(press, [page.url, "toggle-reader"])
+    assert shown["mode"] == "off" and page.evaluate(WORDS_OF_DOM) == original  # the page exactly as it was
+    page.close()
+
+
 def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server, datasets_dir_optional):
     import pytest
 
