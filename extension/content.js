@@ -140,7 +140,10 @@
     if (published && !Number.isNaN(Date.parse(published))) {
       published = new Date(published).toLocaleDateString(article.language || undefined, { year: "numeric", month: "long", day: "numeric" });
     }
-    meta.textContent = [article.byline, published, article.site_name].filter(Boolean).join(" · ");
+    // how long it takes to read, as a range for faster and slower readers (computed by the host)
+    const [fast, slow] = article.reading_minutes || [0, 0];
+    const reading = slow ? (fast === slow ? `${slow} min` : `${fast}–${slow} min`) : "";
+    meta.textContent = [article.byline, published, article.site_name, reading].filter(Boolean).join(" · ");
     const body = document.createElement("div");
     body.className = "content";
     body.innerHTML = article.html;  // sanitised by the host (nh3 allow-list)

@@ -98,6 +98,17 @@ def test_permalink_anchors_and_edit_links_leave_the_article_html():
     assert 'href="https://docs.example/fields#annotated"' in article.html  # a link with words stays
 
 
+def test_reading_time_is_a_range_by_the_language_s_reading_speed():
+    from pagesieve.article.model import Article, Metadata
+
+    english = Article(Metadata(language="en-GB"), text="x" * 9870)
+    assert english.reading_minutes == (9, 12)  # 9,870 characters at 987 +- 118 a minute
+    assert english.to_dict()["reading_minutes"] == [9, 12]
+    assert Article(Metadata(language="zh-CN"), text="字" * 2550).reading_minutes == (9, 12)  # 255 +- 29
+    assert Article(Metadata(language="xx"), text="x" * 9870).reading_minutes == (9, 12)  # English speeds
+    assert Article(Metadata(), text="").reading_minutes == (0, 0)
+
+
 def test_example_markdown(article):
     md = article.markdown
     assert "## The four adjustments" in md

@@ -46,6 +46,7 @@ def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server,
         return {meta: article.querySelector('.meta').textContent, body: article.querySelector('.content').textContent};
     }""")
     assert "Marta Quispe" in shown["meta"] and "Marta Quispe" not in shown["body"]  # the byline once, in the header
+    assert shown["meta"].endswith(" · 2 min")  # reading time: 1,505 characters of English
     # the lead image (og:image, not served here) goes once it fails to load: no empty box
     page.wait_for_function("""() => ![...document.querySelector('pagesieve-reader').shadowRoot
         .querySelector('article').children].some((e) => e.tagName === 'IMG')""", timeout=5000)

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
+
+
+READING_SPEED = {
+    "en": (987, 118), "ar": (612, 88), "de": (920, 86), "es": (1025, 127), "fi": (1078, 121),
+    "fr": (998, 126), "he": (833, 130), "it": (950, 140), "ja": (357, 56), "nl": (978, 143),
+    "pl": (916, 126), "pt": (913, 145), "ru": (986, 175), "sl": (885, 145), "sv": (917, 156),
+    "tr": (1054, 156), "zh": (255, 29),
+}
+"""Reading speed by language: (mean, standard deviation) in characters a minute, measured with
+the International Reading Speed Texts (Trauzettel-Klosinski & Dietz, "Standardized Assessment
+of Reading Performance: The New International Reading Speed Texts IReST", IOVS 53(9), 2012),
+as Firefox's ReaderMode (``_getReadingSpeedForLanguage``) uses them."""
 
 
 @dataclass(slots=True)
@@ -53,6 +66,20 @@ class Article:
     warnings: list[str] = field(default_factory=list)
 
     @property
+    def reading_minutes(self) -> tuple[int, int]:
+        """How long the article takes to read: ``(fast, slow)`` whole minutes, for readers one
+        standard deviation faster and slower than the mean of its language (:data:`READING_SPEED`,
+        English for a language not there), from the number of characters of :attr:`text`.
+        ``(0, 0)`` for an article without text. Firefox Reader View estimates its range the
+        same way."""
+        length = len(self.text)
+        if not length:
+            return 0, 0
+        language = (self.metadata.language or "en").replace("_", "-").split("-")[0].lower()
+        cpm, spread = READING_SPEED.get(language, READING_SPEED["en"])
+        return math.ceil(length / (cpm + spread)), math.ceil(length / (cpm - spread))
+
+    @property
     def markdown(self) -> str:
         """The main content as Markdown (ATX headings), converted from :attr:`html` by markdownify."""
         from pagesieve.article.render import html_to_markdown
@@ -60,13 +87,15 @@ class Article:
         return html_to_markdown(self.html)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict: metadata fields, url, html, text, markdown, node ids, warnings."""
+        """JSON-ready dict: metadata fields, url, html, text, markdown, reading_minutes
+        (``[fast, slow]``), node ids, warnings."""
         data = asdict(self.metadata)
         data.update(
             url=self.url,
             html=self.html,
             text=self.text,
             markdown=self.markdown,
+            reading_minutes=list(self.reading_minutes),
             content_ids=self.content_ids,
             noise_ids=self.noise_ids,
             warnings=self.warnings,
