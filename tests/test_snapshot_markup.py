@@ -265,3 +265,37 @@ def test_markup_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     stream.feed_markup("<html data-ps-id='0'>" + " " * 20)
     with pytest.raises(SnapshotError, match="markup over 50 is refused"):
         stream.feed_markup(" " * 20)
+
+
+def _screen_reader_doc() -> dict:
+    return _doc([
+        {"i": 0, "p": None, "t": "html", "b": [0, 0, 1280, 900]},
+        {"i": 1, "p": 0, "t": "body", "b": [0, 0, 1280, 900]},
+        {"i": 2, "p": 1, "t": "a", "a": {"class": "sr-only", "href": "#main"}, "b": [0, 0, 1, 1]},
+        {"p": 2, "x": "Skip to content"},
+        {"i": 3, "p": 1, "t": "p", "b": [8, 8, 600, 40]},
+        {"p": 3, "x": "The article's first paragraph, which everyone sees."},
+        {"i": 4, "p": 3, "t": "span", "a": {"class": "visually-hidden"}, "b": [300, 8, 1, 1]},
+        {"i": 5, "p": 4, "t": "em", "b": [300, 8, 0, 0]},
+        {"p": 5, "x": "(opens in a new window)"},
+        {"i": 6, "p": 1, "t": "div", "b": [8, 60, 1, 1]},  # a 1 px wrapper whose menu overflows it
+        {"i": 7, "p": 6, "t": "p", "b": [8, 60, 200, 20]},
+        {"p": 7, "x": "Menu"},
+        {"i": 8, "p": 1, "t": "span", "b": [8, 90, 0, 0]},  # no text: nothing to hide
+        {"p": 8, "x": " "},
+    ])
+
+
+def test_text_in_a_box_of_one_pixel_is_for_screen_readers_only() -> None:
+    v1 = parse_snapshot(_screen_reader_doc())
+    assert [e.get("data-ps-id") for e in v1.hidden] == ["2", "4"]
+    assert not v1.styles[2].visible and not v1.styles[4].visible and v1.styles[7].visible
+    v2 = markup_snapshot(_screen_reader_doc())
+    for cut in (7, 40, 10**6):  # the boxes come in other parts than their elements' start tags
+        page = streamed(v2, cut)
+        assert [e.get("data-ps-id") for e in page.hidden] == ["2", "4"], cut
+        assert page.styles[2] == page.styles[4] == NodeStyle(visible=False)
+    from pagesieve.page.preprocess import preprocess
+
+    text = " ".join(" ".join(preprocess(v1).root.itertext()).split())
+    assert text == "The article's first paragraph, which everyone sees. Menu"

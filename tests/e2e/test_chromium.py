@@ -80,6 +80,32 @@ def test_keyboard_shortcuts_toggle_the_reader_view_and_hiding(chromium_context, 
     page.close()
 
 
+SR_ONLY_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Harbour stays closed - Harbour Daily</title>
+<style>.sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }</style></head>
+<body><a class="sr-only" href="#story">Skip to the story</a><article id="story"><h1>Harbour stays closed</h1>
+<p>The council met on Tuesday evening to discuss the harbour wall, which has been closed since the storms of last winter.</p>
+<figure><span class="sr-only">Image</span><img src="/wall.png" width="400" height="200" alt=""><figcaption>The wall in March.</figcaption></figure>
+<p>Engineers told the meeting that the repairs would take at least six more months, and that the cost had risen by a third
+since the first estimate in <a href="/spring">spring<span class="sr-only"> (opens in a new window)</span></a>.</p>
+<p>Residents who live along the front said they had waited long enough, and asked for a temporary walkway to be built.</p>
+</article></body></html>"""
+
+
+def test_text_for_screen_readers_only_stays_out_of_the_reader_view(chromium_context, run_mode, server, serve_page):
+    # the boxes of the browser's layout tell it: 1 x 1 px, whatever the class is called
+    serve_page("/harbour/sr-only/", SR_ONLY_PAGE)
+    page = open_page(chromium_context, f"{server}/harbour/sr-only/")
+    reader = run_mode(page, "reader")
+    assert reader["ok"], reader
+    body = page.evaluate("() => document.querySelector('pagesieve-reader').shadowRoot.querySelector('.content').textContent")
+    assert "repairs would take at least six more months" in body and "The wall in March." in body
+    for unseen in ("Skip to the story", "Image", "opens in a new window"):
+        assert unseen not in body, unseen
+    assert "opens in a new window" in page.evaluate("document.body.textContent")  # the page itself is untouched
+    page.close()
+
+
 def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server, datasets_dir_optional):
     import pytest
 

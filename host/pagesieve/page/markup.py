@@ -21,7 +21,9 @@ from typing import Any
 import lxml.etree
 
 from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle
-from pagesieve.page.snapshot import _BOX_SETTERS, _FAST_BOX, _LOOKUP, MAX_COORD, MAX_ID, SnapshotError, _show, _type_name
+from pagesieve.page.snapshot import (
+    _BOX_SETTERS, _FAST_BOX, _LOOKUP, MAX_COORD, MAX_ID, TINY_BOX_PX, SnapshotError, _show, _type_name, visually_hidden,
+)
 
 UNRENDERED_ATTR = "data-ps-unrendered"
 """Marks an element that is not rendered (``v: false`` of version 1); removed by the host."""
@@ -55,6 +57,9 @@ class MarkupBuilder:
         self._parser.set_element_class_lookup(_LOOKUP)
         self._ids: list[Any] = []  # data-ps-id of every element so far, document order (None: missing)
         self._hidden: list[Any] = []  # the elements marked not rendered, their mark removed
+        self._by_id: dict[Any, Any] = {}  # data-ps-id (str) -> element, for the elements so far
+        self._tiny: list[Any] = []  # elements whose box is at most 1 x 1 px (visually_hidden)
+        self._tiny_ids: list[str] = []  # ids of tiny boxes whose element has not come yet
         self._boxes: dict[int, Box] = {}
         self._styles: dict[int, NodeStyle] = {}
         self._last = ""  # the last characters fed (a "<" may end one part and "!" start the next)
@@ -91,24 +96,42 @@ class MarkupBuilder:
                 raise SnapshotError(f"cannot be read: {type(exc).__name__}: {exc}", field="markup") from None
             self._take_starts()
         if boxes:
-            self._boxes.update(_read_boxes(boxes))
+            read = _read_boxes(boxes)
+            self._boxes.update(read)
+            self._tiny_ids.extend(str(nid) for nid, box in read.items() if box.width <= TINY_BOX_PX and box.height <= TINY_BOX_PX)
+        if self._tiny_ids:  # a box may come in the part of its element's start tag, or before or after it
+            self._take_tiny()
         if fonts:
             self._styles.update(_read_fonts(fonts))
 
     def _take_starts(self) -> None:
         """Record the id and "not rendered" mark of the elements whose start tags the last
         feed read (an element's attributes are complete at its start)."""
-        ids, hidden = self._ids, self._hidden
+        ids, hidden, by_id = self._ids, self._hidden, self._by_id
         for _event, element in self._parser.read_events():
-            ids.append(element.get(NODE_ID_ATTR))
+            nid = element.get(NODE_ID_ATTR)
+            ids.append(nid)
+            by_id[nid] = element
             if element.get(UNRENDERED_ATTR) is not None:
                 del element.attrib[UNRENDERED_ATTR]
                 hidden.append(element)
 
+    def _take_tiny(self) -> None:
+        """Move the tiny boxes whose elements have started from ``_tiny_ids`` to ``_tiny``."""
+        waiting = []
+        for nid in self._tiny_ids:
+            element = self._by_id.get(nid)
+            if element is None:
+                waiting.append(nid)
+            else:
+                self._tiny.append(element)
+        self._tiny_ids = waiting
+
     def close(self) -> tuple[Any, dict[int, Box], dict[int, NodeStyle], list[Any]]:
         """``(root, boxes, styles, hidden)``: the ``<html>`` element, node id -> :class:`Box`,
         node id -> :class:`NodeStyle` (elements with a font or not rendered), and the elements
-        not rendered, in document order (their marker attribute removed)."""
+        not rendered, in document order (their marker attribute removed), followed by those
+        seen by no one (:func:`~pagesieve.page.snapshot.visually_hidden`)."""
         try:
             root = self._parser.close()
         except lxml.etree.XMLSyntaxError as exc:
@@ -131,6 +154,8 @@ class MarkupBuilder:
             raise SnapshotError(f"{NODE_ID_ATTR} {duplicate} is used twice: ids are unique", field="markup")
         boxes, styles = self._boxes, self._styles
         hidden = self._hidden
+        self._take_tiny()
+        hidden.extend(visually_hidden(self._tiny, boxes))
         hidden_style = NodeStyle(visible=False)
         for element in hidden:
             nid = int(element.get(NODE_ID_ATTR))

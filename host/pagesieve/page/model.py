@@ -56,7 +56,9 @@ class Page:
         boxes: node id -> :class:`Box` for snapshots; ``None`` for HTML pages.
         styles: node id -> :class:`NodeStyle` for snapshots; ``None`` for HTML pages.
         hidden: for snapshots, the elements whose style says not rendered (``visible`` False),
-            in document order, so that pre-processing need not test every element; ``None``
+            in document order, then those rendered for screen readers only
+            (:func:`pagesieve.page.snapshot.visually_hidden`), so that pre-processing need not
+            test every element; ``None``
             for HTML pages.
         viewport: ``(width, height)`` of the browser viewport in CSS px, snapshots only.
         document_size: ``(width, height)`` of the whole document in CSS px, snapshots only.

@@ -420,6 +420,45 @@ def _write_text(anchor: Any, into: bool, pending: str | list[str]) -> int:
     return cleaned
 
 
+TINY_BOX_PX = 1
+"""Width and height (CSS px) up to which a rendered box shows nothing: the "visually hidden"
+pattern (:func:`visually_hidden`)."""
+
+_VISIBLY_BOXLESS = frozenset({"html", "head", "body"})
+
+
+def visually_hidden(candidates: list[Any], boxes: dict[int, Box]) -> list[Any]:
+    """The elements of ``candidates`` (elements whose box is at most :data:`TINY_BOX_PX` square)
+    that hold text no one sees: text in the subtree, and no descendant with a bigger box.
+
+    This is how pages write text for screen readers only (Bootstrap's and Tailwind's
+    ``sr-only``, WordPress's ``screen-reader-text``, the W3C's "visually hidden" technique
+    C7: ``position: absolute; width: 1px; height: 1px; overflow: hidden; clip: ...``): "Skip
+    to content", "Search for:", "Opens in a new window", "Image". The browser lays them out, so
+    they are rendered, but a sighted reader never sees them, and a reader view should not show
+    them. No class name is needed: the rendered box says it (only a browser snapshot has one).
+    An element whose box is tiny but that holds bigger boxes (a 1 px wrapper of an icon or a
+    menu that overflows it) is not one. ``html``, ``head`` and ``body`` never are. Returns the
+    outermost such elements, in the order of ``candidates``.
+    """
+    out: list[Any] = []
+    chosen: set[Any] = set()
+    for element in candidates:  # document order: an element comes before what it holds
+        if element.tag in _VISIBLY_BOXLESS or not "".join(element.itertext()).strip():
+            continue
+        if chosen and any(ancestor in chosen for ancestor in element.iterancestors()):
+            continue  # inside one already found
+        for inner in element.iterdescendants():
+            value = inner.get(NODE_ID_ATTR)
+            box = boxes.get(int(value)) if value is not None else None
+            if box is not None and (box.width > TINY_BOX_PX or box.height > TINY_BOX_PX):
+                break
+        else:
+            out.append(element)
+            chosen.add(element)
+    return out
+
+
 def _tree_builder():
     """The element tree of a snapshot's nodes, built as they arrive (a generator).
 
@@ -455,6 +494,7 @@ def _tree_builder():
     boxes: dict[int, Box] = {}
     styles: dict[int, NodeStyle] = {}
     hidden: list[Any] = []  # elements with v: false
+    tiny: list[Any] = []  # elements whose box is at most 1 x 1 px (see visually_hidden)
     element_stack: list[Any] = []  # the elements of ``stack``
     last_child: dict[int, Any] = {}  # id of an element -> its last element child in the tree
     flattened = 0
@@ -569,6 +609,8 @@ def _tree_builder():
                             set_height(made, height)
                         else:
                             boxes[nid] = box_cls(x, y, width, height)
+                        if width <= TINY_BOX_PX and height <= TINY_BOX_PX:
+                            tiny.append(element)
                     visible = node.get("v")
                     font_size = node.get("fs")
                     font_weight = node.get("fw")
@@ -641,6 +683,11 @@ def _tree_builder():
 
     if not element_stack:
         raise SnapshotError("empty: the root <html> element is required", field="nodes")
+    for element in visually_hidden(tiny, boxes):
+        hidden.append(element)
+        nid = int(element.get(id_attr))
+        style = styles.get(nid, default_style)
+        styles[nid] = style_cls(False, style.font_size, style.font_weight)
     return element_stack[0], boxes, styles, hidden, flattened, cleaned
 
 
