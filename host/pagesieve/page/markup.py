@@ -16,6 +16,7 @@ must carry a valid, unique ``data-ps-id``, and libxml2's own limits hold (nestin
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 import lxml.etree
@@ -57,9 +58,13 @@ class MarkupBuilder:
         self._parser.set_element_class_lookup(_LOOKUP)
         self._ids: list[Any] = []  # data-ps-id of every element so far, document order (None: missing)
         self._hidden: list[Any] = []  # the elements marked not rendered, their mark removed
-        self._by_id: dict[Any, Any] = {}  # data-ps-id (str) -> element, for the elements so far
-        self._tiny: list[Any] = []  # elements whose box is at most 1 x 1 px (visually_hidden)
-        self._tiny_ids: list[str] = []  # ids of tiny boxes whose element has not come yet
+        # Elements whose box is at most 1 x 1 px (visually_hidden), found in the part that holds
+        # both the box and the start tag, as the sender writes them; a box that comes in another
+        # part waits in _tiny_ids. Only the last part's elements are held (_started): a reference
+        # to every element would keep thousands of lxml proxies alive (2 ms more at close).
+        self._started: list[Any] = []
+        self._tiny: list[Any] = []
+        self._tiny_ids: list[str] = []
         self._boxes: dict[int, Box] = {}
         self._styles: dict[int, NodeStyle] = {}
         self._last = ""  # the last characters fed (a "<" may end one part and "!" start the next)
@@ -107,25 +112,39 @@ class MarkupBuilder:
     def _take_starts(self) -> None:
         """Record the id and "not rendered" mark of the elements whose start tags the last
         feed read (an element's attributes are complete at its start)."""
-        ids, hidden, by_id = self._ids, self._hidden, self._by_id
+        ids, hidden = self._ids, self._hidden
+        self._started = started = []
         for _event, element in self._parser.read_events():
-            nid = element.get(NODE_ID_ATTR)
-            ids.append(nid)
-            by_id[nid] = element
+            started.append(element)
+            ids.append(element.get(NODE_ID_ATTR))
             if element.get(UNRENDERED_ATTR) is not None:
                 del element.attrib[UNRENDERED_ATTR]
                 hidden.append(element)
 
     def _take_tiny(self) -> None:
-        """Move the tiny boxes whose elements have started from ``_tiny_ids`` to ``_tiny``."""
+        """Move the tiny boxes whose elements started in the last part from ``_tiny_ids`` to
+        ``_tiny`` (document order: the ids wait in the order of their boxes)."""
+        started = {element.get(NODE_ID_ATTR): element for element in self._started}
         waiting = []
         for nid in self._tiny_ids:
-            element = self._by_id.get(nid)
+            element = started.get(nid)
             if element is None:
                 waiting.append(nid)
             else:
                 self._tiny.append(element)
         self._tiny_ids = waiting
+
+    def _take_late_tiny(self, root: Any) -> None:
+        """At close: find the elements of the tiny boxes still waiting (boxes sent in another
+        part than their start tags) by their place in document order, and put ``_tiny`` in
+        document order."""
+        position = {nid: k for k, nid in enumerate(self._ids)}
+        wanted = sorted({position[nid] for nid in self._tiny_ids if nid in position} | {position[e.get(NODE_ID_ATTR)] for e in self._tiny})
+        found, elements, at = [], root.iter(), -1
+        for k in wanted:
+            found.append(next(islice(elements, k - at - 1, None)))
+            at = k
+        self._tiny, self._tiny_ids = found, []
 
     def close(self) -> tuple[Any, dict[int, Box], dict[int, NodeStyle], list[Any]]:
         """``(root, boxes, styles, hidden)``: the ``<html>`` element, node id -> :class:`Box`,
@@ -154,7 +173,11 @@ class MarkupBuilder:
             raise SnapshotError(f"{NODE_ID_ATTR} {duplicate} is used twice: ids are unique", field="markup")
         boxes, styles = self._boxes, self._styles
         hidden = self._hidden
-        self._take_tiny()
+        if self._tiny_ids:
+            self._take_tiny()
+        if self._tiny_ids:
+            self._take_late_tiny(root)
+        self._started = []
         hidden.extend(visually_hidden(self._tiny, boxes))
         hidden_style = NodeStyle(visible=False)
         for element in hidden:

@@ -444,7 +444,13 @@ def visually_hidden(candidates: list[Any], boxes: dict[int, Box]) -> list[Any]:
     out: list[Any] = []
     chosen: set[Any] = set()
     for element in candidates:  # document order: an element comes before what it holds
-        if element.tag in _VISIBLY_BOXLESS or not "".join(element.itertext()).strip():
+        if not len(element):  # a leaf (most are empty anchors and images): its own text alone
+            text = element.text
+            if not text or text.isspace():
+                continue
+        elif not "".join(element.itertext()).strip():
+            continue
+        if element.tag in _VISIBLY_BOXLESS:
             continue
         if chosen and any(ancestor in chosen for ancestor in element.iterancestors()):
             continue  # inside one already found
