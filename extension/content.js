@@ -150,7 +150,17 @@
     const first = body.querySelector("h1");  // the article's own headline: shown once, as ours
     if (first && first.textContent.trim() === (article.title || "").trim()) first.remove();
     art.append(h1, meta);
-    if (article.lead_image && !article.html.includes(article.lead_image)) {
+    // The lead image goes above the article unless the article shows the same picture: the same
+    // file name, whatever the query or a size suffix such as "-1024x683" (CMSs serve one photo
+    // at several sizes, the page's og:image at another than the article's).
+    const pictureKey = (url) => {
+      try {
+        const name = decodeURIComponent(new URL(url, location.href).pathname.split("/").pop() || "");
+        return name ? name.toLowerCase().replace(/[-_]\d+x\d+(?=\.\w+$)/, "") : url;
+      } catch (e) { return url; }
+    };
+    const pictures = new Set([...body.querySelectorAll("img")].map((img) => pictureKey(img.getAttribute("src") || "")));
+    if (article.lead_image && !pictures.has(pictureKey(article.lead_image))) {
       const img = document.createElement("img");
       img.alt = "";
       img.addEventListener("error", () => img.remove());  // a lead image that cannot load leaves no gap

@@ -106,6 +106,22 @@ def test_text_for_screen_readers_only_stays_out_of_the_reader_view(chromium_cont
     page.close()
 
 
+def test_the_lead_picture_is_shown_once_in_the_reader_view(chromium_context, run_mode, server, serve_page):
+    paragraph = "<p>" + "The harbour wall has been closed since the storms of last winter, and the repairs go on. " * 3 + "</p>"
+    html = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Harbour wall - Harbour Daily</title>
+    <meta property="og:image" content="/img/harbour-wall-1200x800.jpg?crop=1&amp;w=1200"></head><body><article>
+    <h1>Harbour wall</h1>{paragraph}<figure><img src="/img/harbour-wall.jpg" alt="The wall"><figcaption>The wall in March.
+    </figcaption></figure>{paragraph}{paragraph}</article></body></html>"""
+    serve_page("/harbour/lead/", html)
+    page = open_page(chromium_context, f"{server}/harbour/lead/")
+    reader = run_mode(page, "reader")
+    assert reader["ok"], reader
+    sources = page.evaluate("() => [...document.querySelector('pagesieve-reader').shadowRoot.querySelectorAll('img')]"
+                            ".map((img) => img.getAttribute('src'))")
+    assert sources == [f"{server}/img/harbour-wall.jpg"], sources  # the article's picture, not og:image again
+    page.close()
+
+
 def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server, datasets_dir_optional):
     import pytest
 
