@@ -169,13 +169,17 @@ def test_host_killed_mid_request_then_the_next_request_works(chromium_context, r
     page = open_page(chromium_context, f"{server}/example/")
     failed = None
     for attempt in range(60):  # kill at delays sweeping 1-60 ms (twice) until a request is caught in flight
-        assert run_mode(page, "hide")["ok"]  # a host is up (started again if needed)
-        run_mode(page, "off")
-        timer = threading.Timer(0.002 * (attempt % 30 + 1) - 0.001 * (attempt >= 30), kill_hosts)
-        timer.start()
+        # A kill that lands just after a reply may still catch this request: the background
+        # learns that the host died only when the port's disconnect event comes, and a request
+        # sent before it is in flight on a dead port. That is the case under test too.
         result = run_mode(page, "hide")
-        timer.join()
         run_mode(page, "off")
+        if result["ok"]:
+            timer = threading.Timer(0.002 * (attempt % 30 + 1) - 0.001 * (attempt >= 30), kill_hosts)
+            timer.start()
+            result = run_mode(page, "hide")
+            timer.join()
+            run_mode(page, "off")
         if not result["ok"]:
             failed = result
             break
