@@ -280,7 +280,8 @@ BYLINE_EXTRA_CHARS = 60
 def _names_a_byline(element) -> bool:
     """True if ``element`` or an element inside it is marked as the byline: a class or id
     matching :data:`BYLINE_MARK_RE` (not a comment's), ``rel="author"`` or
-    ``itemprop="author"``."""
+    ``itemprop="author"`` (the marks the metadata's byline search ranks, ``_byline`` in
+    :mod:`pagesieve.article.metadata`)."""
     for e in element.iter(etree.Element):
         names = " ".join(n for n in (e.get("class"), e.get("id")) if n).lower()
         if names and BYLINE_MARK_RE.search(names) and "comment" not in names:

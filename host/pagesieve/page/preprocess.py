@@ -87,9 +87,14 @@ SWALLOWED_SHARE = 0.5
 parse that went wrong (:func:`swallows_page`)."""
 
 
+def _non_white(texts) -> int:
+    """Characters of ``texts`` (an iterable of strings) that are not spaces or newlines."""
+    return sum(len(t) - t.count(" ") - t.count("\n") for t in texts)
+
+
 def _text_length(element: etree._Element) -> int:
     """Characters of text under ``element`` that are not white space."""
-    return sum(len(t) - t.count(" ") - t.count("\n") for t in element.itertext())
+    return _non_white(element.itertext())
 
 
 def swallows_page(element: etree._Element, body_chars: Callable[[], int]) -> bool:
@@ -124,7 +129,7 @@ def names_a_control(label: etree._Element) -> bool:
 def readable_length(element: etree._Element) -> int:
     """Non-white characters of the text under ``element`` outside scripts, style sheets and
     templates (what :func:`_text_length` counts, less the source code a page carries)."""
-    return sum(len(t) - t.count(" ") - t.count("\n") for t in _READABLE_TEXT(element))
+    return _non_white(_READABLE_TEXT(element))
 
 
 def revealed_by_script(element: etree._Element, main_chars: Callable[[etree._Element], int] = readable_length) -> bool:
