@@ -194,3 +194,11 @@ def test_paragraphs_that_show_nothing_are_removed():
     <p>\ufeff<span>\u2060</span></p><p>Second \u200dparagraph.</p></div></body></html>"""
     paragraphs = preprocess(parse_html(html)).root.findall(".//p")
     assert [" ".join(p.xpath("string()").split()) for p in paragraphs] == ["First paragraph.", "Second \u200dparagraph."]
+
+
+def test_readable_length_leaves_out_scripts_styles_and_templates():
+    from pagesieve.page.preprocess import readable_length
+
+    page = parse_html("""<html><body><main><p>abc def</p><script>var x = 1;</script><style>p { color: red }</style>
+    <template><p>in a template</p><script>nested()</script></template></main></body></html>""")
+    assert readable_length(page.root.find(".//main")) == 6  # "abc", "def"

@@ -78,9 +78,8 @@ REVEALED_SHARE = 0.9
 """Share of the readable text of the page's ``<main>`` from which an element hidden inside it
 is taken for the main region itself (:func:`revealed_by_script`)."""
 
-_READABLE_TEXT = etree.XPath("descendant-or-self::text()[not(ancestor::script or ancestor::style or ancestor::template)]")
-"""The text nodes under an element that a reader could see once the page is shown (not the
-source of scripts, style sheets and templates)."""
+_CODE_TAGS = ("script", "style", "template")
+"""Elements whose text no reader sees (:func:`readable_length`)."""
 
 SWALLOWED_SHARE = 0.5
 """Share of the body's text above which a control holding block-level elements is taken for a
@@ -129,7 +128,14 @@ def names_a_control(label: etree._Element) -> bool:
 def readable_length(element: etree._Element) -> int:
     """Non-white characters of the text under ``element`` outside scripts, style sheets and
     templates (what :func:`_text_length` counts, less the source code a page carries)."""
-    return _non_white(_READABLE_TEXT(element))
+    total = _text_length(element)
+    code = list(element.iterdescendants(*_CODE_TAGS))
+    if code:
+        inside = set(code)
+        for e in code:
+            if not any(a in inside for a in e.iterancestors(*_CODE_TAGS)):  # counted once, by its outermost
+                total -= _text_length(e)
+    return total
 
 
 def revealed_by_script(element: etree._Element, main_chars: Callable[[etree._Element], int] = readable_length) -> bool:
