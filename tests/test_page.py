@@ -167,6 +167,11 @@ def test_a_hidden_element_that_holds_main_or_is_main_is_kept():
     for html in (f"<html><body><div hidden><main><p>{DESCRIPTION}</p></main></div></body></html>",
                  f"<html><body><main style='display: none'><p>{DESCRIPTION}</p></main></body></html>"):
         assert DESCRIPTION.strip() in "".join(preprocess(parse_html(html)).root.itertext())
+    # several <main> elements, all but the one shown hidden (views of a single-page app)
+    html = f"""<html><body><main><p>{DESCRIPTION}</p></main><main hidden><p>The settings view.</p></main>
+    <div style="display:none"><main><p>The help view.</p></main></div></body></html>"""
+    text = "".join(preprocess(parse_html(html)).root.itertext())
+    assert DESCRIPTION.strip() in text and "settings view" not in text and "help view" not in text
 
 
 def test_a_hidden_part_of_an_article_outside_main_is_still_removed():

@@ -140,7 +140,7 @@ def readable_length(element: etree._Element) -> int:
 
 def revealed_by_script(element: etree._Element, main_chars: Callable[[etree._Element], int] = readable_length) -> bool:
     """True if ``element``, hidden by its markup (:func:`is_hidden`), is the page's main region:
-    it is or holds the ``<main>`` element, or it sits in ``<main>`` and holds at least
+    it is or holds every ``<main>`` element of the page, or it sits in ``<main>`` and holds at least
     :data:`REVEALED_SHARE` of main's readable text (``main_chars(main)``, see
     :func:`readable_length`).
 
@@ -153,7 +153,10 @@ def revealed_by_script(element: etree._Element, main_chars: Callable[[etree._Ele
     only one this rule changes.
     """
     if element.tag == "main" or next(element.iterdescendants("main"), None) is not None:
-        return True
+        # unless another <main> is the one shown: a page may hold several, all but one hidden
+        # (the views of a single-page application, HTML Living Standard §4.4.14)
+        root = element.getroottree().getroot()
+        return all(m is element or any(a is element for a in m.iterancestors()) for m in root.iter("main"))
     main = next(element.iterancestors("main"), None)
     if main is None or next(element.iterdescendants(*FLOW_TAGS), None) is None:
         return False
