@@ -150,9 +150,14 @@ async function saveTab(tab) {
     result = { ok: false, error: "this page cannot be saved (reload it, or it is a browser page)" };
   }
   const ok = Boolean(result && result.ok);
+  await showBadge(tab, ok, ok ? `pagesieve: saved “${result.title}”` : `pagesieve: not saved: ${(result && result.error) || "no answer"}`);
+}
+
+// The button's badge for 4 s (✓ or !) and its tooltip: where a shortcut or a menu tells how it went.
+async function showBadge(tab, ok, title) {
   await api.action.setBadgeBackgroundColor({ tabId: tab.id, color: ok ? "#2e7d32" : "#c62828" });
   await api.action.setBadgeText({ tabId: tab.id, text: ok ? "✓" : "!" });
-  await api.action.setTitle({ tabId: tab.id, title: ok ? `pagesieve: saved “${result.title}”` : `pagesieve: not saved: ${(result && result.error) || "no answer"}` });
+  await api.action.setTitle({ tabId: tab.id, title });
   setTimeout(() => api.action.setBadgeText({ tabId: tab.id, text: "" }).catch(() => {}), 4000);
 }
 
@@ -188,12 +193,7 @@ async function onCommand(command, tab) {
   } catch (e) {
     result = { ok: false, error: "this page cannot be cleaned (reload it, or it is a browser page)" };
   }
-  if (!result || !result.ok) {
-    await api.action.setBadgeBackgroundColor({ tabId: tab.id, color: "#c62828" });
-    await api.action.setBadgeText({ tabId: tab.id, text: "!" });
-    await api.action.setTitle({ tabId: tab.id, title: `pagesieve: ${(result && result.error) || "no answer"}` });
-    setTimeout(() => api.action.setBadgeText({ tabId: tab.id, text: "" }).catch(() => {}), 4000);
-  }
+  if (!result || !result.ok) await showBadge(tab, false, `pagesieve: ${(result && result.error) || "no answer"}`);
   return result;
 }
 globalThis.pagesieveCommand = onCommand;  // the browser tests press the shortcuts through this
