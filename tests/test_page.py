@@ -82,6 +82,38 @@ def test_slashes_inside_body_and_head_attributes_are_left_alone():
     assert page.body.get("background") == "img/" and "text" in "".join(page.body.itertext())
 
 
+def test_void_elements_that_libxml2_leaves_open_hold_nothing():
+    # libxml2's HTML 4 parser nests what follows <source>, <track>, <wbr>, <embed> and <keygen>
+    # inside them; a browser closes them at once (HTML Living Standard §13.1.2).
+    page = parse_html(
+        "<html><body><p>long<wbr>word and <b>more</b> text</p>"
+        "<video><source src='a.webm'><source src='b.mp4'><track src='c.vtt'>Fallback <i>here</i>.</video>"
+        "<picture><source srcset='x.webp'><img src='x.jpg'></picture>"
+        "<p>Watch <embed src='v.swf'>then read <em>on</em> to the end.</p></body></html>"
+    )
+    for tag in ("source", "track", "wbr", "embed"):
+        for element in page.root.iter(tag):
+            assert element.text is None and len(element) == 0, tag
+    assert [e.tag for e in page.root.find(".//video")] == ["source", "source", "track", "i"]
+    assert page.root.find(".//picture/img") is not None
+    assert page.root.find(".//p").xpath("string()") == "longword and more text"
+    # the text after an <embed> was its content, and went with it when the embed was removed
+    text = " ".join(preprocess(page).root.xpath("string(//body)").split())
+    assert "then read on to the end." in text
+
+
+def test_fallback_content_of_video_and_audio_is_removed():
+    # Browsers that play <video> and <audio> do not show what is inside them (HTML Living
+    # Standard §4.8.9): the "does not support video" of every product tile of wcxb_dev/4291.
+    page = preprocess(parse_html(
+        "<html><body><div><p>Before the clip.</p><video controls><source src='a.mp4'>"
+        "Your browser does not support the video tag. <a href='a.mp4'>Download</a> it.</video>"
+        "<audio src='b.mp3'><p>No audio here.</p></audio><p>After the clip.</p></div></body></html>"
+    ))
+    assert [t.strip() for t in page.root.find(".//div").itertext() if t.strip()] == ["Before the clip.", "After the clip."]
+    assert page.root.find(".//video/source") is not None and page.root.find(".//audio") is not None
+
+
 def test_preprocess_follows_seed_004():
     html = """<html><head><style>p{}</style></head><body>
     <script>var x = 1;</script><noscript>enable JS</noscript>

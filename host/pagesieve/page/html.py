@@ -90,6 +90,7 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     if root is None:
         raise InputError("the page could not be parsed as HTML")
     _repair_head(root)
+    _unnest_void(root)
     page = Page(root=root, url=url, source="html")
     if _TOO_DEEP(root):
         page.warnings.append(f"nesting deeper than {LIBXML_MAX_DEPTH} levels was cut by the HTML parser; deeper text is lost")
@@ -100,6 +101,41 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     if title is not None and title.text:
         page.title = " ".join(title.text.split())
     return page
+
+
+VOID_TAGS_UNKNOWN_TO_LIBXML = ("source", "track", "wbr", "embed", "keygen")
+"""Void elements (HTML Living Standard §13.1.2) that libxml2's HTML 4 parser does not know as
+such: it leaves them open, so what follows them up to their parent's end tag becomes their
+content (see :func:`_unnest_void`)."""
+
+
+def _unnest_void(root: etree._Element) -> None:
+    """Give the content that libxml2 nested inside a void element back to its parent.
+
+    A browser closes ``<source>``, ``<track>``, ``<wbr>``, ``<embed>`` and ``<keygen>`` at once
+    (they have no content, HTML Living Standard §13.1.2); libxml2 nests the rest of the parent
+    in them. Two harms on real pages: ``<embed>`` is removed with its content by
+    pre-processing, which then deleted the text after a video in the same paragraph; and the
+    fallback text of ``<video><source>...</video>`` landed in the last ``<source>``, where the
+    rule for media fallback could not find it (wcxb_dev/4291). Each such element's text and
+    children move to just after it, in order, deepest first (so nested chains unfold).
+    """
+    for element in reversed(list(root.iter(*VOID_TAGS_UNKNOWN_TO_LIBXML))):
+        if element.text is None and len(element) == 0:
+            continue
+        parent = element.getparent()
+        if parent is None:
+            continue
+        children = list(element)
+        tail = element.tail
+        element.tail = element.text
+        element.text = None
+        at = parent.index(element) + 1
+        for offset, child in enumerate(children):
+            parent.insert(at + offset, child)  # moving a child keeps its tail with it
+        last = children[-1] if children else element
+        if tail:
+            last.tail = (last.tail or "") + tail
 
 
 HEAD_TAGS = frozenset({"title", "meta", "link", "script", "style", "base", "noscript", "template", "object"})

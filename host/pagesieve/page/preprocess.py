@@ -237,6 +237,7 @@ def preprocess(page: Page) -> Page:
             element for element in _MAY_BE_HIDDEN(root)
             if element.tag not in _NOT_HIDDEN_TESTED and is_hidden(element) and not revealed_by_script(element, main_chars)
         )
+    doomed.extend(media_fallback(root))
     for element in doomed:
         remove_keep_tail(element)
     for element in to_unwrap:
@@ -244,6 +245,34 @@ def preprocess(page: Page) -> Page:
             unwrap(element)
     _remove_empty(root)
     return page
+
+
+MEDIA_TAGS = ("video", "audio")
+"""Media elements whose content, but for their sources and text tracks, is fallback
+(:func:`media_fallback`)."""
+
+MEDIA_SOURCES = frozenset({"source", "track"})
+"""The children of a media element that are not fallback content (HTML Living Standard §4.8.9)."""
+
+
+def media_fallback(root: etree._Element) -> list[etree._Element]:
+    """Clear the fallback content of ``<video>`` and ``<audio>`` elements under ``root``: their
+    text is emptied in place, and their children other than :data:`MEDIA_SOURCES` are returned
+    (their tails emptied) for the caller to remove.
+
+    HTML Living Standard §4.8.9: that content is for browsers that cannot play the element, and
+    browsers that can do not show it ("Your browser does not support the video tag", on every
+    product tile of wcxb_dev/4291). A browser snapshot sends the text nodes inside a video as
+    they are in the DOM, so the rule serves both routes.
+    """
+    fallback = []
+    for media in root.iter(*MEDIA_TAGS):
+        media.text = None
+        for child in media:
+            child.tail = None
+            if child.tag not in MEDIA_SOURCES:
+                fallback.append(child)
+    return fallback
 
 
 def unwrap(element: etree._Element) -> None:
