@@ -222,6 +222,15 @@ def test_a_product_page_whose_main_region_a_script_reveals_is_extracted(datasets
     assert f1 > 0.6
 
 
+def test_an_article_inside_a_header_left_open_is_extracted(datasets_dir):
+    """wcxb_dev/0229: libxml2 ignores the theme's ``</header>`` while a ``<div>`` in it is open,
+    so the header holds the whole page, and every paragraph of the article counted as header
+    text; the classifier dropped the second half of the article (F1 0.77; trafilatura 1.00)."""
+    article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "0229")
+    assert "Benefits of Hiring HR Consulting Firms" in article.text.splitlines()
+    assert f1 > 0.95
+
+
 def test_ad_labels_and_back_to_top_links_leave_the_article():
     paragraph = "<p>" + "The council met again on Tuesday and the harbour stayed closed to all shipping. " * 4 + "</p>"
     html = f"""<html><head><title>Harbour stays closed</title></head><body><article><h1>Harbour stays closed</h1>

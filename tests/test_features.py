@@ -123,3 +123,23 @@ def test_composite_text_density_by_hand():
     # no links in a body without links: base = ln(e) = 1, no logarithm to that base: C/T
     alone = composite_text_densities(np.array([40.0]), np.array([4.0]), np.array([0.0]), np.array([0.0]), 0, 0)
     assert alone[0] == 10.0
+
+
+def test_a_semantic_noise_element_that_wraps_the_page_does_not_mark_it():
+    def marked(html):
+        page = parse_html(html)
+        preprocess(page)
+        blocks = segment(page.root)
+        idx, x = block_features(blocks, "Bread")
+        return {blocks[i].text[:4]: flag for i, flag in zip(idx, column(x, "in_semantic_noise"))}
+
+    story = "<p>" + "Bread rises faster at altitude, so the dough needs less yeast. " * 3 + "</p>"
+    nav = '<nav><p>Home, recipes and the about page of this site</p></nav>'
+    # a <header> that libxml2 left open holds the whole page: its article is not header text
+    assert marked(f"<html><body><header><div>{nav}<div>{story}</div></div></header></body></html>") == {
+        "Home": True, "Brea": False,
+    }
+    # a header that holds a small share of the page still marks what is in it
+    assert marked(f"<html><body><header><p>Site name and slogan</p></header>{story}</body></html>") == {
+        "Site": True, "Brea": False,
+    }

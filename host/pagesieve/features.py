@@ -322,6 +322,20 @@ def composite_text_densities(c: np.ndarray, t: np.ndarray, lc: np.ndarray, lt: n
     return out
 
 
+_SEMANTIC_NOISE = frozenset({"nav", "footer", "header", "aside"})
+"""Sectioning elements that name a page's noise (HTML Living Standard §4.3): what
+``in_semantic_noise`` marks, with their descendants."""
+
+SEMANTIC_WRAPPER_SHARE = 0.5
+"""A ``nav``, ``footer``, ``header`` or ``aside`` block holding more than this share of the page's
+text does not count for ``in_semantic_noise``: it wraps the page, not its noise. libxml2 ignores
+``</header>`` while a ``<div>`` opened inside it is still open (an HTML5 parser closes both, HTML
+Living Standard §13.2.6.4.7), so the header holds the rest of the page (wcxb_dev/0229, F1 0.77
+-> 1.00: its article was judged as header text). Measured with the shipped model (held-out
+``pagesieve eval``): wcxb_dev +0.0015, big9 +0.0001, readability +0.0001, the others 0; 0.4
+gave the same, 0.3 and 0.7 a little less on wcxb_dev."""
+
+
 def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int], np.ndarray]:
     """The feature matrix of a page's candidate blocks.
 
@@ -352,6 +366,7 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     semantic_noise = [False] * len(blocks)
     in_article = [False] * len(blocks)
     class_weight = [0] * len(blocks)
+    wrapper_chars = SEMANTIC_WRAPPER_SHARE * total_chars
     for b in blocks:
         element = b.element
         cls = element.get("class")
@@ -369,11 +384,11 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
             neg_anc[b.index] = neg_anc[p] + neg_self[p]
             pos_anc[b.index] = pos_anc[p] + pos_self[p]
             comment_anc[b.index] = comment_anc[p] or cm
-            semantic_noise[b.index] = semantic_noise[p] or tag in ("nav", "footer", "header", "aside")
+            semantic_noise[b.index] = semantic_noise[p] or (tag in _SEMANTIC_NOISE and b.sub_chars <= wrapper_chars)
             in_article[b.index] = in_article[p] or tag in ("article", "main") or element.get("itemprop") == "articleBody"
         else:
             comment_anc[b.index] = cm
-            semantic_noise[b.index] = tag in ("nav", "footer", "header", "aside")
+            semantic_noise[b.index] = tag in _SEMANTIC_NOISE and b.sub_chars <= wrapper_chars
             in_article[b.index] = tag in ("article", "main")
 
     # longest block and its ancestor chain (for the cluster features)
