@@ -7,7 +7,8 @@
 (function () {
   const api = globalThis.browser ?? globalThis.chrome;
   const HIDE_ATTR = "data-ps-hidden";
-  let sheet = null;      // constructed stylesheet (not a DOM node)
+  let sheet = null;      // the page style that hides the noise (addPageStyle)
+  let printSheet = null; // the page style that prints the reader view alone
   let overlay = null;    // reader overlay host element
   let hidden = [];
   let mode = "off";
@@ -68,30 +69,49 @@
   function off() {
     for (const el of hidden) el.removeAttribute(HIDE_ATTR);
     hidden = [];
-    if (sheet) {
-      if (sheet instanceof CSSStyleSheet) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
-      else sheet.remove();
-      sheet = null;
+    if (sheet) { removePageStyle(sheet); sheet = null; }
+    if (overlay) {
+      overlay.remove(); overlay = null; shownArticle = null; document.removeEventListener("keydown", onKey, true);
+      removePageStyle(printSheet); printSheet = null;
     }
-    if (overlay) { overlay.remove(); overlay = null; shownArticle = null; document.removeEventListener("keydown", onKey, true); }
     mode = "off";
   }
+
+  // A style sheet of ours for the page itself: constructed (no DOM node at all) where the
+  // content script can adopt it, else one <style> (Firefox content scripts cannot reach
+  // adoptedStyleSheets). removePageStyle() takes either away.
+  function addPageStyle(rule) {
+    try {
+      const constructed = new CSSStyleSheet();
+      constructed.replaceSync(rule);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, constructed];
+      return constructed;
+    } catch (e) {
+      const element = document.createElement("style");
+      element.textContent = rule;
+      (document.head || document.documentElement).append(element);
+      return element;
+    }
+  }
+
+  function removePageStyle(style) {
+    if (!style) return;
+    if (style instanceof CSSStyleSheet) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== style);
+    else style.remove();
+  }
+
+  // Printing while the reader view is open prints the article alone, all of it: the page's body
+  // is left out of print, and the overlay (a child of <html>, beside the body) flows as a
+  // document instead of a fixed, scrolled box one screen high.
+  const PRINT_PAGE_RULE = "@media print { html { overflow: visible !important; height: auto !important; } " +
+    "body { display: none !important; } }";
 
   function hide(ids, elements) {
     for (const id of ids) {
       const el = elements.get(id);
       if (el) { el.setAttribute(HIDE_ATTR, ""); hidden.push(el); }
     }
-    const rule = "[" + HIDE_ATTR + "] { display: none !important; }";
-    try {  // a constructed stylesheet is no DOM node at all
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(rule);
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    } catch (e) {  // Firefox content scripts cannot reach adoptedStyleSheets: one <style>, removed by off()
-      sheet = document.createElement("style");
-      sheet.textContent = rule;
-      (document.head || document.documentElement).append(sheet);
-    }
+    sheet = addPageStyle("[" + HIDE_ATTR + "] { display: none !important; }");
   }
 
   function onKey(event) {
@@ -104,8 +124,10 @@
     sepia: { bg: "#f4ecd8", fg: "#3b2f23", link: "#7b4f1d" },
   };
 
+  const systemTheme = () => (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+
   function readerCss(settings) {
-    const t = THEMES[settings.theme] || THEMES.light;
+    const t = THEMES[settings.theme] || THEMES[systemTheme()];
     return `:host { all: initial; }
       .page { position: fixed; inset: 0; z-index: 2147483647; overflow: auto; background: ${t.bg}; color: ${t.fg}; }
       .bar { position: sticky; top: 0; display: flex; gap: .4em; justify-content: flex-end; padding: .5em; background: ${t.bg}; font: 14px system-ui, sans-serif; }
@@ -116,12 +138,20 @@
       img, figure { max-width: 100%; height: auto; }
       pre { white-space: pre; overflow-x: auto; font-size: .85em; }
       table { border-collapse: collapse; } td, th { border: 1px solid rgba(127,127,127,.4); padding: .2em .4em; }
-      a { color: ${t.link}; }`;
+      a { color: ${t.link}; }
+      @media print {
+        .page { position: static; overflow: visible; background: none; color: #000; }
+        .bar { display: none; }
+        article { max-width: none; margin: 0; padding: 0; font-size: 12pt; }
+        a { color: inherit; }
+      }`;
   }
 
   async function showReader(article) {
     const stored = await api.storage.local.get("reader");
-    const settings = Object.assign({ theme: "light", font: "serif", size: 19, width: 38, lineHeight: 1.6 }, stored.reader || {});
+    // settings.theme stays unset until the reader picks one: the overlay then follows the
+    // system's light or dark appearance (readerCss), even after other settings are saved.
+    const settings = Object.assign({ font: "serif", size: 19, width: 38, lineHeight: 1.6 }, stored.reader || {});
     overlay = document.createElement("pagesieve-reader");
     const shadow = overlay.attachShadow({ mode: "open" });
     const style = document.createElement("style");
@@ -180,12 +210,13 @@
     button("↔", "wider / narrower", () => { settings.width = settings.width >= 48 ? 30 : settings.width + 6; });
     button("≡", "line height", () => { settings.lineHeight = settings.lineHeight >= 2 ? 1.3 : Math.round((settings.lineHeight + 0.15) * 100) / 100; });
     button("Aa", "serif / sans-serif", () => { settings.font = settings.font === "sans" ? "serif" : "sans"; });
-    button("◐", "theme: light, dark, sepia", () => { settings.theme = { light: "dark", dark: "sepia", sepia: "light" }[settings.theme] || "light"; });
+    button("◐", "theme: light, dark, sepia", () => { settings.theme = { light: "dark", dark: "sepia", sepia: "light" }[settings.theme || systemTheme()]; });
     button("✕", "close (Esc)", () => off());
     page.append(bar, art);
     shadow.append(style, page);
     style.textContent = readerCss(settings);
     document.documentElement.append(overlay);
+    printSheet = addPageStyle(PRINT_PAGE_RULE);
     document.addEventListener("keydown", onKey, true);
     shownArticle = article;
   }

@@ -57,6 +57,51 @@ def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server,
     page.close()
 
 
+def test_printing_the_reader_view_prints_the_whole_article_alone(chromium_context, run_mode, server):
+    # The overlay is a fixed box one screen high that scrolls: printed as it is shown, it gave
+    # the page itself (menu, comments) with one screen of the article over it.
+    page = open_page(chromium_context, f"{server}/example/")
+    page.set_viewport_size({"width": 1000, "height": 400})  # shorter than the article
+    assert run_mode(page, "reader")["ok"]
+    layout = """() => {
+        const shadow = document.querySelector('pagesieve-reader').shadowRoot;
+        const box = shadow.querySelector('.page');
+        return {position: getComputedStyle(box).position, height: box.getBoundingClientRect().height,
+                scrolled: box.scrollHeight, bar: getComputedStyle(shadow.querySelector('.bar')).display,
+                body: getComputedStyle(document.body).display};
+    }"""
+    on_screen = page.evaluate(layout)
+    assert on_screen["position"] == "fixed" and on_screen["scrolled"] > on_screen["height"] and on_screen["body"] != "none"
+    page.emulate_media(media="print")
+    printed = page.evaluate(layout)
+    assert printed["position"] == "static" and printed["body"] == "none" and printed["bar"] == "none"
+    assert printed["height"] >= printed["scrolled"] - 1  # nothing of the article is cut off
+    text = page.evaluate("() => document.querySelector('pagesieve-reader').shadowRoot.querySelector('article').innerText")
+    assert "2,400 metres" in text and "Tried this at 1,800 m" not in text
+    assert run_mode(page, "off")["ok"]
+    assert page.evaluate("() => getComputedStyle(document.body).display") != "none"  # the page prints again
+    page.close()
+
+
+def test_the_reader_view_follows_a_dark_system_theme_until_one_is_chosen(chromium_context, run_mode, server):
+    page = open_page(chromium_context, f"{server}/example/")
+    background = "() => getComputedStyle(document.querySelector('pagesieve-reader').shadowRoot.querySelector('.page')).backgroundColor"
+    click = "(title) => document.querySelector('pagesieve-reader').shadowRoot.querySelector(`button[title='${title}']`).click()"
+    dark, light, sepia = "rgb(28, 29, 32)", "rgb(251, 251, 248)", "rgb(244, 236, 216)"
+    for scheme, expected in (("dark", dark), ("light", light)):
+        page.emulate_media(color_scheme=scheme)
+        assert run_mode(page, "reader")["ok"]
+        assert page.evaluate(background) == expected, scheme
+    page.evaluate(click, "larger text")  # saves the settings, the theme still unchosen
+    page.emulate_media(color_scheme="dark")
+    assert run_mode(page, "reader")["ok"] and page.evaluate(background) == dark
+    page.evaluate(click, "theme: light, dark, sepia")  # dark -> sepia, chosen: the system no longer counts
+    page.emulate_media(color_scheme="light")
+    assert run_mode(page, "reader")["ok"] and page.evaluate(background) == sepia
+    page.close()
+    chromium_context.service_workers[0].evaluate("chrome.storage.local.remove('reader')")  # as before, for the other tests
+
+
 def test_keyboard_shortcuts_toggle_the_reader_view_and_hiding(chromium_context, server):
     page = open_page(chromium_context, f"{server}/example/")
     page.wait_for_timeout(1500)  # learn-on-load
