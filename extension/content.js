@@ -129,7 +129,7 @@
   function readerCss(settings) {
     const t = THEMES[settings.theme] || THEMES[systemTheme()];
     return `:host { all: initial; }
-      .page { position: fixed; inset: 0; z-index: 2147483647; overflow: auto; background: ${t.bg}; color: ${t.fg}; }
+      .page { position: fixed; inset: 0; z-index: 2147483647; overflow: auto; overscroll-behavior: contain; outline: none; background: ${t.bg}; color: ${t.fg}; }
       .bar { position: sticky; top: 0; display: flex; gap: .4em; justify-content: flex-end; padding: .5em; background: ${t.bg}; font: 14px system-ui, sans-serif; }
       .bar button { font: inherit; padding: .2em .6em; border: 1px solid currentColor; background: transparent; color: inherit; border-radius: 4px; cursor: pointer; }
       article { max-width: ${settings.width}em; margin: 0 auto 4em; padding: 0 1.2em; font-family: ${settings.font === "sans" ? "system-ui, sans-serif" : "Georgia, 'Times New Roman', serif"}; font-size: ${settings.size}px; line-height: ${settings.lineHeight}; }
@@ -157,6 +157,7 @@
     const style = document.createElement("style");
     const page = document.createElement("div");
     page.className = "page";
+    page.tabIndex = -1;  // focused when shown: the keyboard (space, arrows, Page Down) scrolls the article
     const bar = document.createElement("div");
     bar.className = "bar";
     const art = document.createElement("article");
@@ -216,6 +217,7 @@
     shadow.append(style, page);
     style.textContent = readerCss(settings);
     document.documentElement.append(overlay);
+    page.focus({ preventScroll: true });
     printSheet = addPageStyle(PRINT_PAGE_RULE);
     document.addEventListener("keydown", onKey, true);
     shownArticle = article;

@@ -83,6 +83,29 @@ def test_printing_the_reader_view_prints_the_whole_article_alone(chromium_contex
     page.close()
 
 
+def test_the_keyboard_and_the_wheel_scroll_the_reader_view_not_the_page_under_it(chromium_context, run_mode, server):
+    # The page kept the focus: Space and Page Down scrolled the hidden page, not the article,
+    # and the wheel went on to scroll the page once the article's end was reached.
+    page = open_page(chromium_context, f"{server}/example/")
+    page.set_viewport_size({"width": 1000, "height": 400})
+    assert run_mode(page, "reader")["ok"]
+    where = "() => [document.querySelector('pagesieve-reader').shadowRoot.querySelector('.page').scrollTop, window.scrollY]"
+    page.keyboard.press("PageDown")
+    page.wait_for_function(f"({where})()[0] > 0", timeout=3000)
+    page.keyboard.press("Space")
+    page.wait_for_timeout(300)
+    reader_top, page_top = page.evaluate(where)
+    assert reader_top > 400 and page_top == 0
+    page.mouse.move(500, 200)
+    for _ in range(3):
+        page.mouse.wheel(0, 4000)
+        page.wait_for_timeout(300)
+    assert page.evaluate(where)[1] == 0
+    page.keyboard.press("Escape")  # still closes it
+    assert page.evaluate("() => document.querySelector('pagesieve-reader')") is None
+    page.close()
+
+
 def test_the_reader_view_follows_a_dark_system_theme_until_one_is_chosen(chromium_context, run_mode, server):
     page = open_page(chromium_context, f"{server}/example/")
     background = "() => getComputedStyle(document.querySelector('pagesieve-reader').shadowRoot.querySelector('.page')).backgroundColor"
