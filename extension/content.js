@@ -158,6 +158,10 @@
     const page = document.createElement("div");
     page.className = "page";
     page.tabIndex = -1;  // focused when shown: the keyboard (space, arrows, Page Down) scrolls the article
+    // a modal dialog named by the article's title, for screen readers (WAI-ARIA 1.2, "dialog")
+    page.setAttribute("role", "dialog");
+    page.setAttribute("aria-modal", "true");
+    page.setAttribute("aria-label", article.title || document.title || "Reader view");
     const bar = document.createElement("div");
     bar.className = "bar";
     const art = document.createElement("article");
@@ -203,6 +207,7 @@
     const button = (label, title, action) => {
       const b = document.createElement("button");
       b.textContent = label; b.title = title;
+      b.setAttribute("aria-label", title);  // the symbols ("↔", "◐") say nothing read aloud
       b.addEventListener("click", () => { action(); apply(); });
       bar.append(b);
     };

@@ -83,7 +83,7 @@ def test_printing_the_reader_view_prints_the_whole_article_alone(chromium_contex
     page.close()
 
 
-def test_the_keyboard_and_the_wheel_scroll_the_reader_view_not_the_page_under_it(chromium_context, run_mode, server):
+def test_the_reader_view_is_a_dialog_the_keyboard_and_the_wheel_scroll_not_the_page_under_it(chromium_context, run_mode, server):
     # The page kept the focus: Space and Page Down scrolled the hidden page, not the article,
     # and the wheel went on to scroll the page once the article's end was reached.
     page = open_page(chromium_context, f"{server}/example/")
@@ -101,6 +101,11 @@ def test_the_keyboard_and_the_wheel_scroll_the_reader_view_not_the_page_under_it
         page.mouse.wheel(0, 4000)
         page.wait_for_timeout(300)
     assert page.evaluate(where)[1] == 0
+    # for screen readers: a modal dialog named by the title, with buttons named by what they do
+    assert page.get_by_role("dialog", name="Sourdough at Altitude", exact=False).count() == 1
+    for name in ("smaller text", "larger text", "wider / narrower", "line height", "serif / sans-serif",
+                 "theme: light, dark, sepia", "close (Esc)"):
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, name
     page.keyboard.press("Escape")  # still closes it
     assert page.evaluate("() => document.querySelector('pagesieve-reader')") is None
     page.close()
