@@ -316,3 +316,37 @@ def test_a_paragraph_the_svm_is_sure_of_stays_whatever_its_neighbours(datasets_d
     article, f1 = extracted_f1(datasets_dir, "readability", "msn")
     assert "The name and basic idea might sound like one of those endless" in article.text
     assert f1 > 0.95
+
+
+def test_scraps_kept_of_tables_and_lists_that_are_mostly_noise_are_dropped():
+    from pagesieve.extract import complete_structures
+
+    rows = "".join(f"<tr><th>Fact {k}</th><td>value number {k}</td></tr>" for k in range(10))
+    items = "".join(f"<li>Related story number {k} of the week</li>" for k in range(5))
+    facts = "".join(f"<tr><th>Fact {k}</th><td><ul><li>one value {k}</li><li>another {k}</li></ul></td></tr>" for k in range(12))
+    grid = "".join(f"<tr><td><p>Menu entry {k} of the site</p></td></tr>" for k in range(12))
+    blocks = _blocks_of(f"""<html><body><table id="data">{rows}</table><ul id="list">{items}</ul>
+    <ol id="half">{items}</ol><table id="facts">{facts}</table><table id="grid">{grid}</table></body></html>""")
+
+    def under(ident):
+        return [b for b in blocks if any(a.get("id") == ident for a in b.element.iterancestors())]
+
+    keep = [False] * len(blocks)
+    kept_first = {"data": 1, "list": 1, "half": 2, "facts": 1, "grid": 1}
+    for ident, count in kept_first.items():
+        for b in [b for b in under(ident) if b.chars > 0][:count]:
+            keep[b.index] = True
+    complete_structures(blocks, keep)
+    still = {ident: sum(keep[b.index] for b in under(ident)) for ident in kept_first}
+    # a tenth of a data table, a fifth of a list, a cell of a facts table: dropped
+    assert still["data"] == 0 and still["list"] == 0 and still["facts"] == 0
+    assert still["half"] == 2  # two fifths of a list: between dropping and completing, left as judged
+    assert still["grid"] == 1  # a page grid (paragraphs in cells) may hold the article: left alone
+
+
+def test_the_reader_view_of_wikipedia_shows_no_scraps_of_its_infobox(datasets_dir):
+    """readability/wikipedia-2: the classifier kept two rows of the infobox's forty ("Currency"
+    with an empty cell, the date format), shown at the top of the reader view."""
+    article, f1 = extracted_f1(datasets_dir, "readability", "wikipedia-2")
+    assert "Date format" not in article.html and "Currency" not in article.html
+    assert f1 > 0.9
