@@ -181,9 +181,7 @@
     meta.textContent = [article.byline, published, article.site_name, reading].filter(Boolean).join(" · ");
     const body = document.createElement("div");
     body.className = "content";
-    body.innerHTML = article.html;  // sanitised by the host (nh3 allow-list)
-    const first = body.querySelector("h1");  // the article's own headline: shown once, as ours
-    if (first && first.textContent.trim() === (article.title || "").trim()) first.remove();
+    body.innerHTML = article.html;  // sanitised by the host (nh3 allow-list), without the title and byline lines
     art.append(h1, meta);
     // The lead image goes above the article unless the article shows the same picture: the same
     // file name, whatever the query or a size suffix such as "-1024x683" (CMSs serve one photo

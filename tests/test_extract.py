@@ -75,6 +75,30 @@ def _article_html(top):
     </head><body><article><h1>Storm closes the harbour</h1>{top}{paragraph}{paragraph}</article></body></html>""").html
 
 
+def test_a_first_heading_that_repeats_the_title_leaves_the_html_not_the_text():
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+
+    def article(top, rest=""):
+        return extract(f"""<html><head><title>Storm closes the harbour | The Coast Times</title></head><body>
+        <article>{top}{paragraph}{rest}{paragraph}</article></body></html>""")
+
+    shown = article("<h4>Storm closes the harbour</h4>")  # any heading level (medium-1 has an <h4>)
+    assert "<h4>" not in shown.html and shown.text.startswith("Storm closes the harbour")
+    assert "Storm" not in article("<h2>Storm <em>closes</em> the harbour</h2>").html
+    assert "<h2>Storm hits the coast</h2>" in article("<h2>Storm hits the coast</h2>").html  # another heading
+    # the title again further down is the article's own business
+    assert "<h3>Storm closes the harbour</h3>" in article("<p>Lead paragraph of the report, before any heading.</p>",
+                                                          "<h3>Storm closes the harbour</h3>").html
+
+
+def test_the_reader_of_a_real_page_does_not_repeat_its_title(datasets_dir):
+    """readability/medium-1 opens with an ``<h4>`` of the title, shown under the reader's own."""
+    article, f1 = extracted_f1(datasets_dir, "readability", "medium-1")
+    assert not article.html.startswith("<div><h4>The Open Journalism Project")
+    assert article.text.startswith("The Open Journalism Project: Better Student Journalism")
+    assert f1 > 0.9
+
+
 def test_only_a_marked_short_byline_line_leaves_the_body():
     assert "Ana Ruiz" not in _article_html('<div class="article-byline">By Ana Ruiz, staff writer</div>')
     assert "Ana Ruiz" not in _article_html('<p>By <a rel="author" href="/ana">Ana Ruiz</a></p>')

@@ -30,6 +30,7 @@ from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evi
 from pagesieve.templates.store import SiteTemplates
 from pagesieve.corrections.rules import apply_rules
 from pagesieve.corrections.store import SiteRules
+from pagesieve.evaluation.metric import tokens
 
 
 @dataclass(slots=True)
@@ -363,6 +364,29 @@ def byline_block(blocks: list[Block], keep: list[bool], byline: str | None) -> i
     return None
 
 
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def title_heading_block(blocks: list[Block], keep: list[bool], title: str | None) -> int | None:
+    """The first content block when it is a heading that repeats the article's ``title``
+    (the same tokens, :func:`pagesieve.evaluation.metric.tokens`), else ``None``.
+
+    The reader view and saved articles show the title in their header; the article's own copy
+    of it, first in the body, showed it twice (readability's ``medium-1`` opens with an
+    ``<h4>`` of the title). Mozilla Readability drops such a heading too
+    (``_headerDuplicatesTitle``, for ``h1`` and ``h2``).
+    """
+    if not title:
+        return None
+    wanted = tokens(title)
+    if not wanted:
+        return None
+    for b in blocks:
+        if keep[b.index] and b.chars:
+            return b.index if b.element.tag in HEADING_TAGS and tokens(b.text) == wanted else None
+    return None
+
+
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:
     """The blocks to hide so that exactly the noise disappears: the outermost blocks with no
     content block inside them (the body excepted), document order. Hiding a block hides its
@@ -446,16 +470,20 @@ def render_article(analysis: Analysis, keep: list[bool]) -> Article:
     ``title_only=False``). Prunes the page tree to its content in place, so anything else that
     reads the tree (learning the page's template) must come first.
 
-    The byline line (:func:`byline_block`) is left out of the HTML, whose readers (the reader
-    view, a saved article) show the byline in their header; the text keeps it, as content.
+    The byline line (:func:`byline_block`) and a first heading that repeats the title
+    (:func:`title_heading_block`) are left out of the HTML, whose readers (the reader view, a
+    saved article) show the title and byline in their header; the text keeps them, as content.
     """
     page, blocks = analysis.page, analysis.blocks
     content_ids, noise_ids = verdict_ids(blocks, keep)
     text = blocks_text(blocks, keep)
-    byline = byline_block(blocks, keep, analysis.metadata.byline)
-    if byline is not None:
+    shown_in_header = [byline_block(blocks, keep, analysis.metadata.byline),
+                       title_heading_block(blocks, keep, analysis.metadata.title)]
+    if any(i is not None for i in shown_in_header):
         keep = list(keep)
-        keep[byline] = False
+        for i in shown_in_header:
+            if i is not None:
+                keep[i] = False
     body = prune(blocks, keep)
     html = finish_html(body, page.url)
     return Article(

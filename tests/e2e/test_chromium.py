@@ -43,9 +43,11 @@ def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server,
     assert title.startswith("Sourdough at Altitude")
     shown = page.evaluate("""() => {
         const article = document.querySelector('pagesieve-reader').shadowRoot.querySelector('article');
-        return {meta: article.querySelector('.meta').textContent, body: article.querySelector('.content').textContent};
+        return {meta: article.querySelector('.meta').textContent, body: article.querySelector('.content').textContent,
+                headings: [...article.querySelectorAll('h1, h2, h3')].map((h) => h.textContent)};
     }""")
     assert "Marta Quispe" in shown["meta"] and "Marta Quispe" not in shown["body"]  # the byline once, in the header
+    assert [h for h in shown["headings"] if h.startswith("Sourdough at Altitude")] == [title]  # the title once too
     assert shown["meta"].endswith(" · 2 min")  # reading time: 1,505 characters of English
     # the lead image (og:image, not served here) goes once it fails to load: no empty box
     page.wait_for_function("""() => ![...document.querySelector('pagesieve-reader').shadowRoot
