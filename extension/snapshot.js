@@ -20,6 +20,10 @@
     "summary hgroup menu hr script style link meta noscript template title iframe select option optgroup " +
     "colgroup col").split(" "));
   const SPACE_ONLY = /^[ \t\n\f\r]+$/;
+  // Structured data (schema.org JSON-LD) is the one script whose text is sent: the host reads the
+  // article's author, dates and headline there (docs/snapshot.md). Longer ones are left out.
+  const JSON_LD = "application/ld+json";
+  const JSON_LD_MAX = 65536;  // characters per script
   const round = (v) => Math.round(v * 100) / 100;
   // Node ids live in the extension's own memory, never in the page: element -> id, kept for the
   // life of the content script, so that the same element has the same id in every snapshot and
@@ -144,6 +148,12 @@
         // not shown. A display: contents element has no box of its own but its children do.
         open += " data-ps-unrendered=''";
         rendered = false;
+      }
+      if (tag === "script" && (el.getAttribute("type") || "").trim().toLowerCase() === JSON_LD) {
+        const data = el.textContent;
+        markup += data && data.length <= JSON_LD_MAX ? open + ">" + text(data) + "</script>" : open + "/>";
+        if (parts && count - sentAt >= parts.size) flush();
+        return;
       }
       const flat = depth >= MAX_DEPTH;
       if (depth > MAX_DEPTH) flattened++;  // not where the DOM has it (as the host counts)

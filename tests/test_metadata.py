@@ -120,6 +120,19 @@ def test_byline_from_class_strips_by():
     assert meta_of(html).byline == "Jane Roe"
 
 
+def test_byline_words_in_separate_blocks_stay_apart_and_icon_glyphs_go():
+    # A browser snapshot drops the white space between block-level elements (docs/snapshot.md):
+    # "<p>Nicoletta Richardson</p><p>Trending Editor</p>" read as one word; an icon font's
+    # private-use glyph stood before a name (wcxb_dev/0347, snapshot route).
+    html = """<html><body><h1>A story about things</h1>
+    <div class="byline-container"><div class="author-label">Written by</div><div>Isaiah<br>Shelton</div></div>
+    <p>Body.</p></body></html>"""
+    assert meta_of(html.replace("\n", "")).byline == "Isaiah Shelton"
+    html = """<html><body><h1>A story about things</h1><span class="author-name">\ue08aJoaquin Fernandez</span>
+    <p>Body.</p></body></html>"""
+    assert meta_of(html).byline == "Joaquin Fernandez"
+
+
 def test_byline_skips_comment_authors_and_dates():
     html = """<html><body><h1>Headline of the post</h1>
     <p class="post-author">Monday, November 12, 2012, by Matthew Kang</p>

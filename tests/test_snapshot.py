@@ -342,6 +342,22 @@ def test_page_to_snapshot_of_a_tree_with_comments_and_no_ids() -> None:
     assert etree.tostring(page.root) == b'<html data-ps-id="0"><body data-ps-id="1"><p data-ps-id="2">abc</p>d<script data-ps-id="3"/>e</body></html>'
 
 
+def test_page_to_snapshot_sends_the_text_of_structured_data_alone() -> None:
+    # as extension/snapshot.js: JSON-LD carries the author and dates the reader shows
+    data = '{"@type": "NewsArticle", "author": {"@type": "Person", "name": "Ana Ruiz"}, "datePublished": "2026-03-14"}'
+    long_data = '{"description": "' + "x" * 70000 + '"}'
+    root = lxml.html.document_fromstring(
+        f"<html><body><p>Text of the page.</p><script type=' Application/LD+JSON '>{data}</script>"
+        f"<script>var secret = 1;</script><script type='application/ld+json'>{long_data}</script></body></html>")
+    snap = page_to_snapshot(Page(root=root))
+    sent = [n["x"] for n in snap["nodes"] if "x" in n]
+    assert sent == ["Text of the page.", data]  # not the other script, nor JSON-LD over 65,536 characters
+    from pagesieve.article.metadata import extract_metadata
+
+    metadata = extract_metadata(parse_snapshot(snap))
+    assert metadata.byline == "Ana Ruiz" and metadata.published == "2026-03-14"
+
+
 def test_page_to_snapshot_fresh_ids_for_missing_and_duplicate() -> None:
     page = parse_html("<html><body><p>x</p></body></html>")
     p = page.root.find(".//p")

@@ -332,6 +332,9 @@ SENDER_PAGE = """<!doctype html><html lang="en"><head><title>Sender rules</title
   <svg id="icon" width="10" height="10"><circle cx="5" cy="5" r="4"></circle></svg>
   <p id="marks" title="it's &quot;quoted&quot;
 on two lines">Fish &amp; chips &lt;b&gt; 'single' "double"<o:p>word</o:p></p>
+  <script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle",
+    "datePublished": "2026-03-14T09:30:00Z", "description": "Fish & chips <b> 'single'"}</script>
+  <script>var secret = "never sent";</script>
 </body></html>"""
 
 # a 1x1 PNG
@@ -389,6 +392,12 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     # content-visibility: hidden: the element is shown, its content skipped
     assert ids["offcanvas"] in boxed and len(by_id[ids["offcanvas"]]) == 0 and "skipped menu" not in text
     assert len(by_id[ids["icon"]]) == 0  # an svg's parts are not sent
+    # scripts: the text of structured data (JSON-LD) is sent, even in <body>, no other script's
+    import json
+
+    structured = [el for el in root.iter("script") if el.get("type") == "application/ld+json"]
+    assert len(structured) == 1 and json.loads(structured[0].text)["description"] == "Fish & chips <b> 'single'"
+    assert "never sent" not in snap["markup"]
     # the picked image candidate replaces srcset
     assert by_id[ids["pic"]].get("src").startswith(origin) and by_id[ids["pic"]].get("srcset") is None
     # escaping: the text and values come back as the DOM has them; what XML cannot hold is
@@ -416,6 +425,7 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     assert "display: contents wrapper, bold italic." in article.text
     assert "never shown" not in article.text and "skipped menu" not in article.text
     assert article.metadata.byline == "A. Writer"
+    assert article.metadata.published == "2026-03-14T09:30:00Z"  # from the JSON-LD
     # without layout (for learning): the same ids, no box, font or "not rendered" mark, so
     # the content of hidden elements is sent; the host learns from it
     bare = result["bare"]

@@ -32,6 +32,7 @@ from urllib.parse import urljoin
 import lxml.etree
 
 from pagesieve.article.model import Metadata
+from pagesieve.blocks import BLOCK_TAGS
 from pagesieve.page.model import Page
 
 __all__ = ["clean_title", "extract_metadata", "guess_language", "normalize_date"]
@@ -49,23 +50,47 @@ def _norm(value: object) -> str:
     return " ".join(value.split())
 
 
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+"""Unicode's Private Use Area (BMP): icon fonts draw their glyphs there ("\ue08a" before an
+author's name); without the font a reader sees a box."""
+
+
 def _text(element, limit: int = 2000) -> str:
     """Whitespace-normalised text of an element (plain ``etree`` or ``lxml.html``), ``""`` on odd nodes.
 
-    Reading stops after about ``limit`` characters, so a huge subtree costs little; callers
-    that reject long texts lose nothing.
+    Block-level elements (:data:`pagesieve.blocks.BLOCK_TAGS`) and ``<br>`` separate words, as
+    a browser renders them: a browser snapshot leaves out the white space between two blocks
+    (docs/snapshot.md), and "<div>Author</div><div>Isaiah Shelton</div>" read as one word.
+    Private-use characters (:data:`_PRIVATE_USE`) are dropped. Reading stops after about
+    ``limit`` characters, so a huge subtree costs little; callers that reject long texts lose
+    nothing.
     """
     chunks: list[str] = []
     size = 0
     try:
-        for piece in element.itertext():
-            chunks.append(piece)
-            size += len(piece)
-            if size > limit:
-                break
+        for event, node in lxml.etree.iterwalk(element, events=("start", "end")):
+            tag = node.tag
+            if not isinstance(tag, str):
+                continue
+            if event == "start":
+                if tag in BLOCK_TAGS or tag == "br":
+                    chunks.append(" ")
+                piece = node.text
+            else:
+                if tag in BLOCK_TAGS or tag == "br":
+                    chunks.append(" ")
+                piece = node.tail if node is not element else None
+            if piece:
+                chunks.append(piece)
+                size += len(piece)
+                if size > limit:
+                    break
     except (AttributeError, ValueError, TypeError):
         return ""
-    return " ".join("".join(chunks).split())
+    text = "".join(chunks)
+    if _PRIVATE_USE.search(text):
+        text = _PRIVATE_USE.sub("", text)
+    return " ".join(text.split())
 
 
 def _looks_like_url(value: str) -> bool:

@@ -64,7 +64,23 @@ KEPT_ATTRIBUTES: tuple[str, ...] = (
 """The attributes the sender copies from each element (all others are left out of the payload)."""
 
 CONTENTLESS_TAGS = frozenset({"script", "style", "noscript", "template"})
-"""Elements sent without their contents (children and text); the element itself is kept."""
+"""Elements sent without their contents (children and text); the element itself is kept.
+Exception: structured data (:func:`is_json_ld`)."""
+
+JSON_LD_TYPE = "application/ld+json"
+"""The ``type`` of a ``<script>`` holding schema.org structured data (JSON-LD 1.1, §7.1)."""
+
+JSON_LD_MAX_CHARS = 65536
+"""A JSON-LD script longer than this is sent without its text (as the extension's sender)."""
+
+
+def is_json_ld(element) -> bool:
+    """True for a ``<script type="application/ld+json">``: the one script whose text the sender
+    keeps (up to :data:`JSON_LD_MAX_CHARS`), for the article's author, dates and headline
+    (:mod:`pagesieve.article.metadata`); without it a live page had none of them where only
+    the JSON-LD named them (the byline of wcxb_dev/0034 read "Nicoletta RichardsonTrending
+    Editor" from the page's text instead)."""
+    return element.tag == "script" and (element.get("type") or "").strip().lower() == JSON_LD_TYPE
 
 PLACEHOLDER_TAG = "ps-unknown"
 """Tag the sender uses for an element whose name does not match :data:`TAG_RE` (only broken
@@ -927,6 +943,8 @@ def page_to_snapshot(page: Page) -> dict:
                     node["fw"] = style.font_weight
             append(node)
             if tag in CONTENTLESS_TAGS:
+                if is_json_ld(element) and element.text and len(element.text) <= JSON_LD_MAX_CHARS:
+                    append({"p": nid, "x": element.text})
                 walker.skip_subtree()
             elif element.text:
                 append({"p": nid, "x": element.text})
