@@ -135,6 +135,7 @@
       article { max-width: ${settings.width}em; margin: 0 auto 4em; padding: 0 1.2em; font-family: ${settings.font === "sans" ? "system-ui, sans-serif" : "Georgia, 'Times New Roman', serif"}; font-size: ${settings.size}px; line-height: ${settings.lineHeight}; }
       h1 { font-size: 1.8em; line-height: 1.2; margin: .6em 0 .3em; }
       .meta { opacity: .75; font-size: .85em; margin-bottom: 1.5em; }
+      .notice { font-style: italic; opacity: .75; }
       img, figure { max-width: 100%; height: auto; }
       pre { white-space: pre; overflow-x: auto; font-size: .85em; }
       table { border-collapse: collapse; } td, th { border: 1px solid rgba(127,127,127,.4); padding: .2em .4em; }
@@ -182,6 +183,12 @@
     const body = document.createElement("div");
     body.className = "content";
     body.innerHTML = article.html;  // sanitised by the host (nh3 allow-list), without the title and byline lines
+    if (!(article.text || "").trim() && !body.querySelector("img")) {
+      const notice = document.createElement("p");
+      notice.className = "notice";
+      notice.textContent = "pagesieve found no article text on this page.";
+      body.append(notice);
+    }
     art.append(h1, meta);
     // The lead image goes above the article unless the article shows the same picture: the same
     // file name, whatever the query or a size suffix such as "-1024x683" (CMSs serve one photo

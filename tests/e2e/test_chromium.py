@@ -113,6 +113,19 @@ def test_the_reader_view_is_a_dialog_the_keyboard_and_the_wheel_scroll_not_the_p
     page.close()
 
 
+def test_the_reader_view_of_a_page_without_text_says_so(chromium_context, run_mode, server, serve_page):
+    serve_page("/blank/", "<html><head><title>Holiday photos</title></head><body><div><span> </span></div></body></html>")
+    page = open_page(chromium_context, f"{server}/blank/")
+    assert run_mode(page, "reader")["ok"]
+    shown = page.evaluate("() => document.querySelector('pagesieve-reader').shadowRoot.querySelector('.content').textContent")
+    assert shown.strip() == "pagesieve found no article text on this page."
+    page.close()
+    page = open_page(chromium_context, f"{server}/example/")  # an article gets no such notice
+    assert run_mode(page, "reader")["ok"]
+    assert page.evaluate("() => document.querySelector('pagesieve-reader').shadowRoot.querySelector('.notice')") is None
+    page.close()
+
+
 def test_the_reader_view_follows_a_dark_system_theme_until_one_is_chosen(chromium_context, run_mode, server):
     page = open_page(chromium_context, f"{server}/example/")
     background = "() => getComputedStyle(document.querySelector('pagesieve-reader').shadowRoot.querySelector('.page')).backgroundColor"
