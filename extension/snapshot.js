@@ -24,6 +24,7 @@
   // article's author, dates and headline there (docs/snapshot.md). Longer ones are left out.
   const JSON_LD = "application/ld+json";
   const JSON_LD_MAX = 65536;  // characters per script
+  const JSON_LD_TOTAL_MAX = 262144;  // characters of all of a page's scripts together
   const round = (v) => Math.round(v * 100) / 100;
   // Node ids live in the extension's own memory, never in the page: element -> id, kept for the
   // life of the content script, so that the same element has the same id in every snapshot and
@@ -67,7 +68,7 @@
     let boxes = [];         // id, x, y, width, height per element with a box
     let fonts = [];         // id, font size, font weight per element with text of its own
     const done = { markup: [], boxes: [], fonts: [] };  // what went in earlier parts
-    let count = 0, sentAt = 0, cleaned = 0, flattened = 0;
+    let count = 0, sentAt = 0, cleaned = 0, flattened = 0, jsonLdChars = 0;
     const idOf = (el) => {
       let n = ids.get(el);
       if (n === undefined) { n = next++; ids.set(el, n); }
@@ -151,7 +152,9 @@
       }
       if (tag === "script" && (el.getAttribute("type") || "").trim().toLowerCase() === JSON_LD) {
         const data = el.textContent;
-        markup += data && data.length <= JSON_LD_MAX ? open + ">" + text(data) + "</script>" : open + "/>";
+        const sent = data && data.length <= JSON_LD_MAX && jsonLdChars + data.length <= JSON_LD_TOTAL_MAX;
+        if (sent) jsonLdChars += data.length;
+        markup += sent ? open + ">" + text(data) + "</script>" : open + "/>";
         if (parts && count - sentAt >= parts.size) flush();
         return;
       }

@@ -352,6 +352,9 @@ def test_page_to_snapshot_sends_the_text_of_structured_data_alone() -> None:
     snap = page_to_snapshot(Page(root=root))
     sent = [n["x"] for n in snap["nodes"] if "x" in n]
     assert sent == ["Text of the page.", data]  # not the other script, nor JSON-LD over 65,536 characters
+    many = "".join(f"<script type='application/ld+json'>{{\"n\": \"{k}{'y' * 60000}\"}}</script>" for k in range(6))
+    snap_many = page_to_snapshot(Page(root=lxml.html.document_fromstring(f"<html><body>{many}</body></html>")))
+    assert len([n for n in snap_many["nodes"] if "x" in n]) == 4  # 262,144 characters in all
     from pagesieve.article.metadata import extract_metadata
 
     metadata = extract_metadata(parse_snapshot(snap))

@@ -454,6 +454,24 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     page.close()
 
 
+def test_snapshot_sends_json_ld_up_to_its_caps_in_a_real_browser(chromium_context):
+    page = chromium_context.new_page()
+    page.set_content("<html><head><title>Caps</title></head><body><p>A page.</p></body></html>")
+    page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
+    sent = page.evaluate("""() => {
+      for (const size of [100, 70000, 60000, 60000, 60000, 60000, 60000]) {  // one over 65,536; then 262,144 in all
+        const script = document.createElement("script");
+        script.type = "application/ld+json";
+        script.textContent = JSON.stringify({"@type": "Thing", "description": "y".repeat(size)});
+        document.body.append(script);
+      }
+      const root = new DOMParser().parseFromString(pagesieveSnapshot(document).markup, "application/xml");
+      return [...root.querySelectorAll("script[type='application/ld+json']")].map((s) => s.textContent.length);
+    }""")
+    assert [n > 0 for n in sent] == [True, False, True, True, True, True, False]
+    page.close()
+
+
 def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_optional, artifacts):
     """One-click save (the popup, menu and shortcut all send this message): the Markdown and
     HTML files exist, the Markdown holds the article, and the entry is searchable."""

@@ -73,6 +73,10 @@ JSON_LD_TYPE = "application/ld+json"
 JSON_LD_MAX_CHARS = 65536
 """A JSON-LD script longer than this is sent without its text (as the extension's sender)."""
 
+JSON_LD_TOTAL_MAX_CHARS = 262144
+"""The text of a page's JSON-LD scripts is sent until this many characters in all; later ones
+go without it (a shop listing with a script per product must not swell the snapshot)."""
+
 
 def is_json_ld(element) -> bool:
     """True for a ``<script type="application/ld+json">``: the one script whose text the sender
@@ -896,6 +900,7 @@ def page_to_snapshot(page: Page) -> dict:
     boxes = page.boxes or {}
     styles = page.styles or {}
     used: set[int] = set()
+    json_ld_chars = 0
     for element in root.iter(lxml.etree.Element):
         value = element.get(NODE_ID_ATTR)
         if value is not None and value.isascii() and value.isdigit() and int(value) <= MAX_ID:
@@ -943,8 +948,10 @@ def page_to_snapshot(page: Page) -> dict:
                     node["fw"] = style.font_weight
             append(node)
             if tag in CONTENTLESS_TAGS:
-                if is_json_ld(element) and element.text and len(element.text) <= JSON_LD_MAX_CHARS:
-                    append({"p": nid, "x": element.text})
+                data = element.text if is_json_ld(element) else None
+                if data and len(data) <= JSON_LD_MAX_CHARS and json_ld_chars + len(data) <= JSON_LD_TOTAL_MAX_CHARS:
+                    json_ld_chars += len(data)
+                    append({"p": nid, "x": data})
                 walker.skip_subtree()
             elif element.text:
                 append({"p": nid, "x": element.text})
