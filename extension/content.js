@@ -222,6 +222,18 @@
     button("≡", "line height", () => { settings.lineHeight = settings.lineHeight >= 2 ? 1.3 : Math.round((settings.lineHeight + 0.15) * 100) / 100; });
     button("Aa", "serif / sans-serif", () => { settings.font = settings.font === "sans" ? "serif" : "sans"; });
     button("◐", "theme: light, dark, sepia", () => { settings.theme = { light: "dark", dark: "sepia", sepia: "light" }[settings.theme || systemTheme()]; });
+    const saveButton = document.createElement("button");
+    saveButton.textContent = "Save";
+    saveButton.title = "save the article to your library";
+    saveButton.setAttribute("aria-label", saveButton.title);
+    saveButton.addEventListener("click", async () => {
+      saveButton.disabled = true;
+      const result = await save().catch((error) => ({ ok: false, error: String(error.message || error) }));
+      saveButton.disabled = false;
+      if (result.ok) toast(`${result.updated ? "Updated" : "Saved"} “${result.title}” in your library.`, true);
+      else toast(`Not saved: ${result.error}`, false);
+    });
+    bar.append(saveButton);
     button("✕", "close (Esc)", () => off());
     page.append(bar, art);
     shadow.append(style, page);

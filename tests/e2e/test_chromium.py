@@ -113,6 +113,23 @@ def test_the_reader_view_is_a_dialog_the_keyboard_and_the_wheel_scroll_not_the_p
     page.close()
 
 
+def test_the_reader_view_saves_the_article_with_one_click(chromium_context, run_mode, server):
+    from pagesieve.library.catalog import Library
+
+    page = open_page(chromium_context, f"{server}/example/")
+    assert run_mode(page, "reader")["ok"]
+    page.get_by_role("button", name="save the article to your library").click()
+    toast = "() => { const ui = [...document.querySelectorAll('pagesieve-ui')].pop(); const t = ui && ui.shadowRoot.querySelector('.toast'); return t && t.textContent; }"
+    page.wait_for_function(f"({toast})()", timeout=15000)
+    assert page.evaluate(toast).startswith("Saved “Sourdough at Altitude")
+    with Library(chromium_context.pagesieve_library) as library:
+        entry = library.find(page.url)
+        assert entry is not None and entry.title.startswith("Sourdough at Altitude")
+        library.delete(entry.id, system_trash=False)  # the library as it was, for the other tests
+    assert page.evaluate("() => document.querySelector('pagesieve-reader') !== null")  # the reader stays open
+    page.close()
+
+
 def test_the_reader_view_of_a_page_without_text_says_so(chromium_context, run_mode, server, serve_page):
     serve_page("/blank/", "<html><head><title>Holiday photos</title></head><body><div><span> </span></div></body></html>")
     page = open_page(chromium_context, f"{server}/blank/")
