@@ -365,6 +365,7 @@ def byline_block(blocks: list[Block], keep: list[bool], byline: str | None) -> i
 
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""The heading elements (HTML Living Standard §4.3.6) :func:`title_heading_block` looks for."""
 
 
 def title_heading_block(blocks: list[Block], keep: list[bool], title: str | None) -> int | None:

@@ -68,7 +68,8 @@ CONTENTLESS_TAGS = frozenset({"script", "style", "noscript", "template"})
 Exception: structured data (:func:`is_json_ld`)."""
 
 JSON_LD_TYPE = "application/ld+json"
-"""The ``type`` of a ``<script>`` holding schema.org structured data (JSON-LD 1.1, §7.1)."""
+"""The ``type`` of a ``<script>`` holding schema.org structured data (W3C JSON-LD 1.1,
+"Embedding JSON-LD in HTML Documents")."""
 
 JSON_LD_MAX_CHARS = 65536
 """A JSON-LD script longer than this is sent without its text (as the extension's sender)."""
@@ -85,6 +86,7 @@ def is_json_ld(element) -> bool:
     the JSON-LD named them (the byline of wcxb_dev/0034 read "Nicoletta RichardsonTrending
     Editor" from the page's text instead)."""
     return element.tag == "script" and (element.get("type") or "").strip().lower() == JSON_LD_TYPE
+
 
 PLACEHOLDER_TAG = "ps-unknown"
 """Tag the sender uses for an element whose name does not match :data:`TAG_RE` (only broken
