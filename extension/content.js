@@ -163,6 +163,17 @@
     page.setAttribute("role", "dialog");
     page.setAttribute("aria-modal", "true");
     page.setAttribute("aria-label", article.title || document.title || "Reader view");
+    // A link to a place in the article (a footnote, a table of contents: the host gives it as
+    // "#id") moves within the reader; left to the browser it would scroll the hidden page.
+    page.addEventListener("click", (event) => {
+      const link = event.target.closest && event.target.closest("a[href^='#']");
+      if (!link) return;
+      event.preventDefault();
+      let id = link.getAttribute("href").slice(1);
+      try { id = decodeURIComponent(id); } catch (e) { /* not percent-encoded */ }
+      const target = shadow.getElementById(id);
+      if (target) target.scrollIntoView({ block: "start" });
+    });
     const bar = document.createElement("div");
     bar.className = "bar";
     const art = document.createElement("article");

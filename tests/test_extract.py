@@ -99,6 +99,36 @@ def test_the_reader_of_a_real_page_does_not_repeat_its_title(datasets_dir):
     assert f1 > 0.9
 
 
+def test_links_to_places_in_the_article_point_there():
+    paragraph = "The report goes on with details the reader came for, sentence after sentence. " * 4
+    article = extract(f"""<html><head><title>Storm closes the harbour</title></head><body><article>
+    <h1>Storm closes the harbour</h1>
+    <p id="lead">{paragraph}<sup id="ref-1"><a href="#note-1">[1]</a></sup> and <a href="#gone">a lost anchor</a>.</p>
+    <p>{paragraph}<a href="https://news.example/storm#note-2">[2]</a>, <a href="https://other.example/#note-1">elsewhere</a></p>
+    <h2>Notes</h2><ol><li id="note-1"><a href="#ref-1">^</a> The harbour master's log, {paragraph}</li>
+    <li><span id="note-2">The coast guard's report, {paragraph}</span></li></ol></article></body></html>""",
+                      url="https://news.example/storm")
+    html = article.html
+    assert '<a href="#note-1"' in html and '<li id="note-1">' in html  # a footnote and its target
+    assert '<a href="#ref-1"' in html and '<sup id="ref-1">' in html  # and the way back
+    assert '<a href="#note-2"' in html and '<li id="note-2">' in html  # the <span> goes: its <li> takes the id
+    assert 'href="https://news.example/storm#gone"' in html  # no such place in the article
+    assert 'href="https://other.example/#note-1"' in html  # another page
+    assert 'id="lead"' not in html  # ids nothing links to are not kept
+
+
+def test_footnotes_of_a_real_page_point_within_the_article(datasets_dir):
+    """readability/wikipedia-2: its 870 footnote links pointed at the page's own URL, so in the
+    reader view they scrolled the page hidden under it."""
+    import re
+
+    article, f1 = extracted_f1(datasets_dir, "readability", "wikipedia-2")
+    links = re.findall(r'href="#([^"]+)"', article.html)
+    ids = set(re.findall(r' id="([^"]+)"', article.html))
+    assert len(links) > 800 and all(link in ids for link in links)
+    assert f1 > 0.9
+
+
 def test_only_a_marked_short_byline_line_leaves_the_body():
     assert "Ana Ruiz" not in _article_html('<div class="article-byline">By Ana Ruiz, staff writer</div>')
     assert "Ana Ruiz" not in _article_html('<p>By <a rel="author" href="/ana">Ana Ruiz</a></p>')
@@ -117,9 +147,9 @@ def test_permalink_anchors_and_edit_links_leave_the_article_html():
     {paragraph}<p>As <a href="#annotated">the annotated pattern</a> above shows, one field may carry several
     constraints at once, and each of them is checked when the model is built from its data.</p>{paragraph}</article></body></html>"""
     article = extract(html, "https://docs.example/fields")
-    assert "<h2>The annotated pattern</h2>" in article.html and "<h2>History</h2>" in article.html
+    assert '<h2 id="annotated">The annotated pattern</h2>' in article.html and "<h2>History</h2>" in article.html
     assert "\u00b6" not in article.html and "action=edit" not in article.html
-    assert 'href="https://docs.example/fields#annotated"' in article.html  # a link with words stays
+    assert 'href="#annotated"' in article.html  # a link with words stays, pointing within the article
 
 
 def test_reading_time_is_a_range_by_the_language_s_reading_speed():

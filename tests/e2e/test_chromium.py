@@ -130,6 +130,28 @@ def test_the_reader_view_saves_the_article_with_one_click(chromium_context, run_
     page.close()
 
 
+def test_a_footnote_link_in_the_reader_view_moves_within_it(chromium_context, run_mode, server, serve_page):
+    paragraph = "<p>" + "The harbour stayed closed all week while the storm went on along the coast. " * 6 + "</p>"
+    serve_page("/footnotes/", f"""<html><head><title>Storm closes the harbour</title></head><body><article>
+    <h1>Storm closes the harbour</h1><p>{"The council met again on Tuesday. " * 8}<sup id="ref-1"><a href="#note-1">[1]</a></sup></p>
+    {paragraph * 8}<h2>Notes</h2><ol><li id="note-1"><a href="#ref-1">^</a> The harbour master's log for the week of the storm, kept at the pier.</li></ol>
+    </article></body></html>""")
+    page = open_page(chromium_context, f"{server}/footnotes/")
+    page.set_viewport_size({"width": 1000, "height": 500})
+    assert run_mode(page, "reader")["ok"]
+    reader = "document.querySelector('pagesieve-reader').shadowRoot"
+    page.evaluate(f"() => {reader}.querySelector('a[href=\"#note-1\"]').click()")
+    page.wait_for_timeout(300)
+    where = page.evaluate(f"""() => ({{top: {reader}.getElementById('note-1').getBoundingClientRect().top,
+        scrolled: {reader}.querySelector('.page').scrollTop, pageY: window.scrollY, hash: location.hash}})""")
+    assert where["scrolled"] > 0 and 0 <= where["top"] < 450  # the note is in view (the reader ends below it)
+    assert where["pageY"] == 0 and where["hash"] == ""  # the page under it did not move
+    page.evaluate(f"() => {reader}.querySelector('a[href=\"#ref-1\"]').click()")  # and back
+    page.wait_for_timeout(300)
+    assert page.evaluate(f"() => {reader}.querySelector('.page').scrollTop") < where["scrolled"]
+    page.close()
+
+
 def test_the_reader_view_of_a_page_without_text_says_so(chromium_context, run_mode, server, serve_page):
     serve_page("/blank/", "<html><head><title>Holiday photos</title></head><body><div><span> </span></div></body></html>")
     page = open_page(chromium_context, f"{server}/blank/")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from collections.abc import Sequence
-from urllib.parse import urljoin
+from urllib.parse import unquote, urldefrag, urljoin
 
 import nh3
 from lxml import etree
@@ -41,7 +41,7 @@ ALLOWED_ATTRIBUTES = {
     "abbr": {"title"},
     "blockquote": {"cite"},
     "q": {"cite"},
-    "*": {"lang", "dir"},
+    "*": {"lang", "dir", "id"},  # ids: only the targets of links within the article (link_within_article)
 }
 
 CONTAINER_TAGS = frozenset(
@@ -177,12 +177,54 @@ def finish_html(body: etree._Element, url: str | None) -> str:
             href = a.get("href")
             if href:
                 a.set("href", urljoin(url, href.strip()))
+    link_within_article(body, url)
     raw = "".join(
         etree.tostring(child, encoding="unicode", method="html") for child in body
     )
     if body.text:
         raw = body.text + raw
     return f"<div>{sanitise(raw)}</div>"
+
+
+def link_within_article(body: etree._Element, url: str | None) -> int:
+    """Point links to a place in the article at that place, in place; returns how many.
+
+    A link to the page itself with a fragment (``https://en.wikipedia.org/wiki/X#cite_note-16``,
+    after :func:`finish_html` resolved it) whose target ``id`` is in the article becomes
+    ``#cite_note-16``, and the target keeps its ``id``: footnotes and tables of contents work
+    in the reader view and in a saved file. The ``id`` goes to the nearest element the
+    sanitiser keeps (:data:`ALLOWED_TAGS`) when the target is one it unwraps. Every other
+    ``id`` is removed. A link to a fragment that is not in the article keeps its full URL.
+    """
+    base = urldefrag(url)[0] if url else None
+    targets: dict[str, etree._Element] = {}
+    for element in body.iter(etree.Element):
+        ident = element.get("id")
+        if ident and ident not in targets:
+            targets[ident] = element
+    kept: dict[etree._Element, str] = {}
+    linked = 0
+    for a in body.iter("a"):
+        href = a.get("href")
+        if not href or "#" not in href:
+            continue
+        address, fragment = urldefrag(href)
+        if not fragment or (address and address != base):
+            continue
+        target = targets.get(unquote(fragment))
+        while target is not None and target is not body and target.tag not in ALLOWED_TAGS:
+            target = target.getparent()
+        if target is None or target is body or kept.get(target, unquote(fragment)) != unquote(fragment):
+            continue
+        kept[target] = unquote(fragment)
+        a.set("href", "#" + fragment)
+        linked += 1
+    for element in body.iter(etree.Element):
+        if element in kept:
+            element.set("id", kept[element])
+        elif "id" in element.attrib:
+            del element.attrib["id"]
+    return linked
 
 
 def sanitise(html: str) -> str:
