@@ -20,7 +20,7 @@ from typing import Any
 from pagesieve.errors import InputError, PagesieveError
 from pagesieve.library.catalog import Library
 from pagesieve.library.entry import Entry
-from pagesieve.library.export import export_entry, export_source
+from pagesieve.library.export import export_entry, export_name
 from pagesieve.library.reader import THEME_MARKER, reader_document
 
 MARKS = ("\ue000", "\ue001")
@@ -197,14 +197,14 @@ class LibraryApi:
 
     @_guarded
     def export(self, entry_id: int, fmt: str) -> dict:
-        """``{"path": str}`` after copying the article's ``"md"`` or ``"html"`` file where the
-        user chose (:func:`pagesieve.library.export.export_entry`); ``{"path": None,
-        "cancelled": true}`` when the user cancelled the dialog."""
+        """``{"path": str}`` after writing the article's ``"md"``, ``"html"`` or ``"epub"``
+        export where the user chose (:func:`pagesieve.library.export.export_entry`);
+        ``{"path": None, "cancelled": true}`` when the user cancelled the dialog."""
         entry = self._entry(entry_id)
-        source = export_source(entry, fmt)
+        name = export_name(entry, fmt)
         if self._choose_path is None:
             raise InputError("this window cannot ask where to export")
-        dest = self._choose_path(source.name, fmt)
+        dest = self._choose_path(name, fmt)
         if not dest:
             return {"path": None, "cancelled": True}
         return {"path": str(export_entry(entry, fmt, dest))}

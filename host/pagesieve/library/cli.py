@@ -7,6 +7,7 @@
     pagesieve saved --rebuild [--dir DIR]                           rebuild the index from the files
     pagesieve saved --delete ID [--dir DIR]                         move an article's files to the trash
     pagesieve saved --undo TOKEN [--dir DIR]                        bring back one deleted to the library trash
+    pagesieve saved --export ID [--as md|html|epub] [--to PATH]     write a copy (default: an EPUB here)
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ def add_saved_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rebuild", action="store_true", help="rebuild the index from the Markdown files first")
     parser.add_argument("--delete", type=int, metavar="ID", help="delete the article with this id (its files go to the trash)")
     parser.add_argument("--undo", metavar="TOKEN", help="bring back an article deleted to the library's .trash folder")
+    parser.add_argument("--export", type=int, metavar="ID", help="write a copy of the article with this id (see --as, --to)")
+    parser.add_argument("--as", dest="export_format", choices=("md", "html", "epub"), default="epub",
+                        help="with --export: Markdown, the web page, or an EPUB e-book (default)")
+    parser.add_argument("--to", type=Path, default=Path("."), metavar="PATH",
+                        help="with --export: a folder (default: the current one) or a file name")
     add_dir_argument(parser)
 
 
@@ -77,6 +83,14 @@ def saved_main(args: argparse.Namespace) -> int:
             print(f"deleted {gone.entry.title or '(untitled)'}: its files are in {where}")
             if gone.token:
                 print(f"undo with: pagesieve saved --undo {gone.token}" + (f" --dir {args.dir}" if args.dir else ""))
+            return 0
+        if args.export is not None:
+            from pagesieve.library.export import export_entry
+
+            entry = library.get(args.export)
+            if entry is None:
+                raise InputError(f"no saved article with id {args.export} (`pagesieve saved` lists them)")
+            print(export_entry(entry, args.export_format, args.to))
             return 0
         if args.undo is not None:
             entry = library.undo_delete(args.undo)

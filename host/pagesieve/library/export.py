@@ -1,8 +1,10 @@
-"""Export one saved article: a copy of its Markdown or its HTML file wherever the user picks.
+"""Export one saved article wherever the user picks: a copy of its Markdown or its HTML file, or
+an EPUB e-book made from the HTML file.
 
-The files of the library already are the exports (plain Markdown with front matter, one
-self-contained web page), so exporting copies the bytes, written atomically
-(:func:`pagesieve.library.atomic.write_files`). EPUB is not offered.
+The files of the library already are the Markdown and HTML exports (plain Markdown with front
+matter, one self-contained web page), so those copy the bytes; the EPUB is built by
+:func:`pagesieve.library.epub.epub_bytes`. Either is written atomically
+(:func:`pagesieve.library.atomic.write_files`).
 """
 
 from __future__ import annotations
@@ -14,16 +16,19 @@ from pagesieve.errors import InputError, LibraryError
 from pagesieve.library.atomic import write_files
 from pagesieve.library.entry import Entry
 
-EXPORT_FORMATS: dict[str, tuple[str, str]] = {"md": ("Markdown", ".md"), "html": ("Web page", ".html")}
+EXPORT_FORMATS: dict[str, tuple[str, str]] = {
+    "md": ("Markdown", ".md"), "html": ("Web page", ".html"), "epub": ("EPUB e-book", ".epub"),
+}
 """Export format -> (name shown in the save dialog, file suffix)."""
 
 
 def export_source(entry: Entry, fmt: str) -> Path:
-    """The library file that the ``fmt`` export of ``entry`` copies.
+    """The library file that the ``fmt`` export of ``entry`` copies (``md``, ``html``) or is
+    made from (``epub``: the HTML file).
 
     Raises:
         InputError: ``fmt`` is not a key of :data:`EXPORT_FORMATS`.
-        LibraryError: the entry has no HTML file (asked for ``html``).
+        LibraryError: the entry has no HTML file (asked for ``html`` or ``epub``).
     """
     if fmt not in EXPORT_FORMATS:
         raise InputError(f"unknown export format {fmt!r}; one of: {', '.join(EXPORT_FORMATS)}")
@@ -33,10 +38,17 @@ def export_source(entry: Entry, fmt: str) -> Path:
     return source
 
 
+def export_name(entry: Entry, fmt: str) -> str:
+    """The file name offered for the ``fmt`` export of ``entry``: the library file's name, with
+    the format's suffix. Raises as :func:`export_source`."""
+    return export_source(entry, fmt).with_suffix(EXPORT_FORMATS[fmt][1]).name
+
+
 def export_entry(entry: Entry, fmt: str, dest: str | os.PathLike[str]) -> Path:
-    """Copy the ``fmt`` file of ``entry`` (``"md"`` or ``"html"``) to ``dest`` and return the
-    path written. ``dest`` may be a folder (the library's file name is kept there) or a file
-    path; a file path without a suffix gets the format's. An existing file is replaced.
+    """Write the ``fmt`` export of ``entry`` (``"md"``, ``"html"`` or ``"epub"``) to ``dest``
+    and return the path written. ``dest`` may be a folder (the name of :func:`export_name` is
+    used there) or a file path; a file path without a suffix gets the format's. An existing file
+    is replaced.
 
     Raises:
         InputError: unknown ``fmt``.
@@ -46,13 +58,18 @@ def export_entry(entry: Entry, fmt: str, dest: str | os.PathLike[str]) -> Path:
     source = export_source(entry, fmt)
     target = Path(dest).expanduser()
     if target.is_dir():
-        target = target / source.name
+        target = target / export_name(entry, fmt)
     elif not target.suffix:
         target = target.with_name(target.name + EXPORT_FORMATS[fmt][1])
-    try:
-        data = source.read_bytes()
-    except OSError as exc:
-        raise LibraryError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if fmt == "epub":
+        from pagesieve.library.epub import epub_bytes
+
+        data = epub_bytes(entry)
+    else:
+        try:
+            data = source.read_bytes()
+        except OSError as exc:
+            raise LibraryError(f"cannot read {source}: {exc.strerror or exc}") from None
     if not target.parent.is_dir():
         raise LibraryError(f"cannot write {target}: the folder {target.parent} does not exist")
     write_files([(target, data)])

@@ -336,6 +336,7 @@ async function start() {
   $('tags-form').addEventListener('submit', saveTags);
   $('export-md').addEventListener('click', () => exportArticle('md'));
   $('export-html').addEventListener('click', () => exportArticle('html'));
+  $('export-epub').addEventListener('click', () => exportArticle('epub'));
   $('delete').addEventListener('click', deleteArticle);
   $('undo').addEventListener('click', undoDelete);
   $('tab-articles').addEventListener('click', () => showTab('articles'));
