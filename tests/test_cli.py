@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -39,6 +40,16 @@ def test_extract_json_from_stdin(example_page):
     assert data["url"] == "https://hillkitchen.example/a/"
     for key in ("html", "text", "markdown", "byline", "published", "site_name", "lead_image", "language", "content_ids", "noise_ids"):
         assert key in data
+
+
+def test_a_page_without_text_says_so_on_stderr(example_page, datasets_dir, tmp_path):
+    # wcxb_dev/4145: a Discourse thread whose posts its scripts fill in; the HTML has none
+    shell = tmp_path / "4145.html"
+    shell.write_bytes(gzip.decompress((datasets_dir / "wcxb_dev" / "pages" / "4145.html.gz").read_bytes()))
+    result = run_cli("extract", str(shell))
+    assert result.returncode == 0 and result.stdout.strip() == b""
+    assert "no article text found" in result.stderr.decode()
+    assert "no article text" not in run_cli("extract", str(example_page)).stderr.decode()
 
 
 @pytest.mark.parametrize("fmt, marker", [("html", "<div>"), ("markdown", "# Sourdough at Altitude")])

@@ -11,6 +11,13 @@ from pagesieve.errors import ReadError
 
 FORMATS = ("text", "html", "markdown", "json")
 
+NO_TEXT_NOTE = (
+    "no article text found in the page. Where a page is filled in by its scripts (a forum or"
+    " web app), its HTML holds no text: the browser extension reads the page as it is shown."
+)
+"""Told on standard error when the article has no text (the output is empty, not an error:
+a batch of pages goes on)."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``extract`` options."""
@@ -79,4 +86,6 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     for warning in article.warnings:
         print(f"pagesieve: warning: {warning}", file=sys.stderr)
+    if not article.text.strip():
+        print(f"pagesieve: {NO_TEXT_NOTE}", file=sys.stderr)
     return 0
