@@ -98,7 +98,7 @@ def book_identifier(entry: Entry) -> str:
 
 
 def epub_bytes(entry: Entry) -> bytes:
-    """The EPUB 3 book (a ZIP archive, EPUB 3.3 §4) of one saved article.
+    """The EPUB 3 book of one saved article (a ZIP archive, EPUB 3.3 "Open Container Format").
 
     Raises:
         LibraryError: the entry has no HTML file, or it cannot be read or holds no article.
