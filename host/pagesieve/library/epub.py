@@ -105,17 +105,18 @@ def epub_bytes(entry: Entry) -> bytes:
     """
     from ebooklib import epub
 
-    if entry.html_path is None:
-        raise LibraryError(f"the HTML file of {entry.title or '(untitled)'} is missing; export the Markdown file instead")
+    from pagesieve.library.export import export_source
+
+    source = export_source(entry, "epub")  # the HTML file (a clear error when it is gone)
     try:
-        document = lxml_html.fromstring(entry.html_path.read_bytes())
+        document = lxml_html.fromstring(source.read_bytes())
     except OSError as exc:
-        raise LibraryError(f"cannot read {entry.html_path}: {exc.strerror or exc}") from None
+        raise LibraryError(f"cannot read {source}: {exc.strerror or exc}") from None
     except etree.ParserError:
         document = None
     article = document.find(".//article") if document is not None else None
     if article is None:
-        raise LibraryError(f"{entry.html_path} holds no article (was it edited?)")
+        raise LibraryError(f"{source} holds no article (was it edited?)")
     header = article.find("header")
     if header is not None:  # the book's own header below is built from the entry
         article.remove(header)
