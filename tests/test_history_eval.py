@@ -45,3 +45,29 @@ def test_eval_history_command(datasets_dir, capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert '"pages": 3' in out and '"f1"' in out
+
+
+def test_eval_cold_start_compares_each_page_with_the_page_it_links_to(datasets_dir, capsys):
+    import json
+
+    from pagesieve.cli import main
+    from pagesieve.evaluation.history import ColdStartExtractor
+    from pagesieve.page.html import parse_html
+
+    dataset = load_dataset(datasets_dir / "dragnet")
+    cold = ColdStartExtractor(dataset)
+    page = parse_html(read_page(dataset, "R513"), url=dataset.record("R513").url)
+    templates = cold.templates(page, "R513")
+    assert templates.fetched and templates.reference_url == dataset.record("R514").url and cold.referenced == ["R513"]
+    assert len(templates.reference) > 50  # R514's block fingerprints
+    lone = dataset.ids[0]  # a page whose links lead to no page of the dataset gets no reference
+    page = parse_html(read_page(dataset, lone), url=dataset.record(lone).url)
+    assert cold.templates(page, lone) is None
+
+    code = main(["eval", str(datasets_dir / "dragnet"), "--split", "all", "--where", "site=blogs.nfl.com", "--cold-start", "--json"])
+    assert code == 0
+    captured = capsys.readouterr()
+    [row] = json.loads(captured.out)["datasets"]
+    assert row["pages"] == 23 and 0 < row["f1"] < 1
+    referenced = int(captured.err.split("dragnet: ")[1].split(" of 23")[0])
+    assert referenced >= 10, captured.err

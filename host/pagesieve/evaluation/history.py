@@ -20,6 +20,7 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urldefrag
 
 from pagesieve.evaluation.datasets import Dataset, read_page
 from pagesieve.page.html import parse_html
@@ -145,3 +146,52 @@ class HistoryExtractor:
 
         return extract_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds,
                             corrections=self.corrections).text
+
+
+class ColdStartExtractor:
+    """``pagesieve eval --cold-start``: each page is extracted with no history but a reference
+    page "fetched" as the extension would (:mod:`pagesieve.templates.cold_start`).
+
+    The link the extension would fetch is picked from the page's own links by
+    :func:`~pagesieve.templates.cold_start.reference_link`; when the dataset holds the page it
+    links to (same URL without fragment), that page is the reference, else the page is
+    extracted with none (as live when the fetch fails). Evidence: the layout diff against it,
+    with the guard :data:`~pagesieve.templates.cold_start.COLD_START_DUPLICATE_SHARE`.
+
+    Attributes:
+        referenced: ids of the pages that got a reference page (for the run's notes).
+    """
+
+    def __init__(self, dataset: Dataset) -> None:
+        self.dataset = dataset
+        self._by_url = {urldefrag(r.url)[0]: r.id for r in dataset.rows if r.url}
+        self._fingerprints: dict[str, list[int]] = {}
+        self.referenced: list[str] = []
+
+    def templates(self, page, page_id: str | None = None):
+        """The cold-start :class:`~pagesieve.templates.store.SiteTemplates` of a parsed
+        ``page`` (``None`` when its chosen link is not a page of the dataset)."""
+        from pagesieve.templates.cold_start import page_hrefs, reference_link, reference_templates
+        from pagesieve.templates.urls import site_of
+
+        if not page.url:
+            return None
+        link = reference_link(page.url, page_hrefs(page.root))
+        ref = self._by_url.get(link) if link else None
+        if ref is None or ref == page_id:
+            return None
+        found = self._fingerprints.get(ref)
+        if found is None:
+            record = self.dataset.record(ref)
+            found = summarise(parse_html(read_page(self.dataset, ref), url=record.url)).fingerprints
+            self._fingerprints[ref] = found
+        if page_id is not None:
+            self.referenced.append(page_id)
+        return reference_templates(site_of(page.url) or "", link, found)
+
+    def __call__(self, html: str, url: str | None) -> str:
+        from pagesieve.extract import extract_page
+
+        page = parse_html(html, url=url)
+        page_id = self._by_url.get(url) if url else None
+        return extract_page(page, templates=self.templates(page, page_id), evidence_kinds=("library", "diff")).text

@@ -7,6 +7,7 @@
                    [--split-file PATH] [--limit N] [--min-site-pages N]
                    [--where FIELD=VALUE]
                    [--history K|all [--templates library,diff,sst|none] [--history-where FIELD=VALUE]]
+                   [--cold-start]
 
 For every dataset folder (layout: ``../shared/datasets/README.md``; a bare name such as
 ``l3s_gn1`` is looked up in :func:`~pagesieve.evaluation.datasets.default_datasets_dir`) the
@@ -31,6 +32,8 @@ Split file format::
 
 ``--history K|all``: pagesieve runs with site templates learned from K (or all) other pages of
 each page's site, as :mod:`pagesieve.evaluation.history` describes; peers run as usual.
+``--cold-start``: no history, but the reference page the extension's opt-in cold start would
+fetch, where the dataset holds it (:class:`~pagesieve.evaluation.history.ColdStartExtractor`).
 
 Timing: ``time.perf_counter`` around the extractor call alone, on the HTML string already
 read and gunzipped, after one untimed warm-up call of each extractor (on the first selected
@@ -472,6 +475,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --corrections: pages per site the simulated user corrects (default 3)",
     )
     parser.add_argument(
+        "--cold-start", action="store_true",
+        help="no history, but each page's reference page is the link the extension would fetch "
+        "(pagesieve.templates.cold_start), when the dataset holds it",
+    )
+    parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
         help="template evidence used with --history: comma-separated of library, diff, sst (default: library); 'none' for none",
     )
@@ -651,6 +659,13 @@ def main(args: argparse.Namespace) -> int:
             notes.append(f"{ds.name}: {own.corrections} correction(s) made; {len(ids)} page(s) scored")
         elif getattr(args, "history", None) is not None:
             own = _evaluate_history(ds, ids, args, pred_dir)
+        elif getattr(args, "cold_start", False):
+            from pagesieve.evaluation.history import ColdStartExtractor
+
+            cold = ColdStartExtractor(ds)
+            own = evaluate(ds, cold, ids, name="pagesieve+cold", predictions_dir=pred_dir)
+            notes.append(f"{ds.name}: {len(cold.referenced)} of {len(ids)} page(s) got a reference page "
+                         "(the others link to none the dataset holds)")
         else:
             own = evaluate(ds, extractor, ids, name="pagesieve", predictions_dir=pred_dir)
         results.append(own)

@@ -21,7 +21,7 @@ from pagesieve import __version__
 PROTOCOL_VERSION = 1
 """The ``v`` of the envelope this host speaks."""
 
-MESSAGE_TYPES = ("ping", "learn", "clean", "sites", "forget", "save", "library", "label", "labels", "part")
+MESSAGE_TYPES = ("ping", "learn", "clean", "history", "sites", "forget", "save", "library", "label", "labels", "part")
 """Request types."""
 
 MAX_STREAMS = 4
@@ -30,6 +30,10 @@ fed. One tab's click is one stream, and it ends within the second."""
 
 STREAM_IDLE_S = 120.0
 """A stream that got no part for this long (seconds) is dropped when the next part comes."""
+
+MAX_REFERENCE_BYTES = 8 * 1024 * 1024
+"""Bytes of a cold-start reference page (``clean``'s ``reference``) the host reads; the
+extension does not send a larger one."""
 
 MAX_SAVE_IMAGES = 500
 """Images a ``save`` request may carry. The library inlines at most what its size caps allow
@@ -143,6 +147,61 @@ def _flag(message: dict, name: str, default: bool = False) -> bool:
     return value
 
 
+def _reference(message: dict) -> tuple[str, bytes] | None:
+    """``(url, page bytes)`` of a ``clean`` request's cold-start ``reference`` ``{"url",
+    "data"}`` (``data``: the fetched page, base64), or ``None`` when there is none.
+
+    Raises:
+        ProtocolError: BAD_REQUEST when it is malformed, not http(s), or over
+            :data:`MAX_REFERENCE_BYTES`.
+    """
+    import base64
+    import binascii
+
+    reference = message.get("reference")
+    if reference is None:
+        return None
+    if not isinstance(reference, dict):
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "\"reference\" must be an object {\"url\", \"data\"}")
+    url, data = reference.get("url"), reference.get("data")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "\"reference.url\" must be an http(s) URL")
+    if not isinstance(data, str) or len(data) > (MAX_REFERENCE_BYTES + 2) // 3 * 4:
+        raise ProtocolError(ErrorCode.BAD_REQUEST,
+                            f"\"reference.data\" must be the page as base64, at most {MAX_REFERENCE_BYTES} bytes")
+    try:
+        return url, base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "\"reference.data\" is not base64") from None
+
+
+def _fetched_templates(site: str, page_url: str | None, reference: tuple[str, bytes], learned, warnings: list[str]):
+    """Cold start: :class:`~pagesieve.templates.store.SiteTemplates` whose reference page is
+    the fetched ``reference`` (with the ``learned`` library of the site, if any), or ``None``
+    with the reason in ``warnings`` when it cannot serve (another site, the page itself, not a
+    readable HTML page)."""
+    from pagesieve.errors import InputError
+    from pagesieve.page.html import parse_html
+    from pagesieve.templates.cold_start import reference_templates
+    from pagesieve.templates.learn import summarise
+    from pagesieve.templates.urls import site_of
+
+    url, data = reference
+    if site_of(url) != site:
+        warnings.append(f"reference page not used: {url} is not a page of {site}")
+        return None
+    if page_url is not None and url.split("#")[0] == page_url.split("#")[0]:
+        warnings.append("reference page not used: it is the page itself")
+        return None
+    try:
+        summary = summarise(parse_html(data, url=url))
+    except InputError as exc:
+        warnings.append(f"reference page not used: {exc}")
+        return None
+    return reference_templates(site, url, summary.fingerprints, learned.library if learned is not None else None,
+                               learned.pages if learned is not None else 0)
+
+
 class Host:
     """Answers requests (one at a time) with the engine and the template store.
 
@@ -165,7 +224,7 @@ class Host:
         self.personal = PersonalModel()
         self.retrainer = Retrainer(labels_path, None)
         self._handlers: dict[str, Callable[[dict], dict]] = {
-            "ping": self.ping, "learn": self.learn, "clean": self.clean,
+            "ping": self.ping, "learn": self.learn, "clean": self.clean, "history": self.history,
             "sites": self.sites, "forget": self.forget,
             "save": self.save, "library": self.library, "label": self.label, "labels": self.labels,
             "part": self.part,
@@ -407,13 +466,17 @@ class Host:
 
     def clean(self, message: dict) -> dict:
         """``clean`` ``{"snapshot", "mode": "hide"|"reader"|"corrections", "templates"?,
-        "learn"?, "private"?}`` -> ``{"type": "cleaned", "mode", "hide": [node ids], "content":
-        [node ids], "site", "site_pages", "model", "corrections", "learned", "warnings",
-        "host_ms", "article"?}``; ``article`` (metadata, html, text) in reader mode only. With
-        ``"learn": true`` the page is also learned, as a ``learn`` request would (not when
-        ``"private": true``), after it was judged (docs/protocol.md)."""
+        "learn"?, "private"?, "reference"?}`` -> ``{"type": "cleaned", "mode", "hide": [node
+        ids], "content": [node ids], "site", "site_pages", "model", "corrections", "learned",
+        "reference", "warnings", "host_ms", "article"?}``; ``article`` (metadata, html, text) in
+        reader mode only. With ``"learn": true`` the page is also learned, as a ``learn``
+        request would (not when ``"private": true``), after it was judged. ``reference``
+        (cold start, :mod:`pagesieve.templates.cold_start`): a page of the site fetched by the
+        extension, used when the store has no reference page for this one; the reply's
+        ``reference`` is its URL when it was used, else ``null`` (docs/protocol.md)."""
         from pagesieve.errors import TemplateStoreError
         from pagesieve.extract import judge_page, render_article, verdict_ids
+        from pagesieve.templates.evidence import DEFAULT_KINDS
         from pagesieve.templates.urls import site_of
 
         mode = message.get("mode", "hide")
@@ -421,6 +484,7 @@ class Host:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"mode\" must be \"hide\", \"reader\" or \"corrections\"")
         use_templates = message.get("templates", True)
         learn, private = _flag(message, "learn"), _flag(message, "private")
+        reference = _reference(message)
         started = time.perf_counter()
         page = self.page(message)
         parsed = time.perf_counter()
@@ -435,9 +499,15 @@ class Host:
                 templates = self.store().templates_for(site, page.url)
             except TemplateStoreError as exc:
                 raise ProtocolError(ErrorCode.STORE, str(exc)) from None
+        kinds = DEFAULT_KINDS
+        if reference is not None and use_templates and site is not None and (templates is None or templates.reference_url is None):
+            fetched = _fetched_templates(site, page.url, reference, templates, warnings)
+            if fetched is not None:
+                templates, kinds = fetched, DEFAULT_KINDS + ("diff",)
         model = self.model(page)
         # hiding needs the verdict only: no byline, date or lead image, no rendered article
-        analysis, keep = judge_page(page, model=model, templates=templates, corrections=rules, title_only=mode == "hide")
+        analysis, keep = judge_page(page, model=model, templates=templates, evidence_kinds=kinds, corrections=rules,
+                                    title_only=mode == "hide")
         learned = learn and self._learn_judged(page, analysis.blocks, private, warnings)
         if mode == "reader":
             article = render_article(analysis, keep)
@@ -451,6 +521,7 @@ class Host:
             "model": "personal" if "personal" in model.meta else ("box-aware" if model.uses_boxes else "box-free"),
             "corrections": len(rules.labels) if rules else 0,
             "learned": learned,
+            "reference": templates.reference_url if templates is not None and templates.fetched else None,
             "warnings": warnings,
             "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }
@@ -560,6 +631,27 @@ class Host:
         if deleted:
             self.retrainer.request()
         return {"type": "labels", "labels": found, "sites": sites, "deleted": deleted}
+
+    def history(self, message: dict) -> dict:
+        """``history`` ``{"url"}`` -> ``{"type": "history", "site", "pages", "reference"}``:
+        what the store learned of the page's site; ``reference`` is true when it holds a page of
+        the site other than ``url``, so a ``clean`` of that page needs no fetched reference
+        (cold start, :mod:`pagesieve.templates.cold_start`)."""
+        from pagesieve.errors import TemplateStoreError
+        from pagesieve.templates.urls import site_of
+
+        url = message.get("url")
+        if not isinstance(url, str) or not url:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"url\" must be the page's URL")
+        site = site_of(url)
+        if site is None:
+            return {"type": "history", "site": None, "pages": 0, "reference": False}
+        try:
+            store = self.store()
+            pages, has_reference = store.site_pages(site), store.has_reference(site, url)
+        except TemplateStoreError as exc:
+            raise ProtocolError(ErrorCode.STORE, str(exc)) from None
+        return {"type": "history", "site": site, "pages": pages, "reference": has_reference}
 
     def sites(self, message: dict) -> dict:
         """``sites`` -> ``{"type": "sites", "sites": [{"site", "pages", "entries", "bytes",

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pagesieve.blocks import Block
+from pagesieve.templates.cold_start import COLD_START_DUPLICATE_SHARE
 from pagesieve.templates.diff import block_fingerprints, identical_blocks
 from pagesieve.templates.library import leaf_text
 from pagesieve.templates.store import SiteTemplates
@@ -71,11 +72,15 @@ class TemplateEvidence:
         in_reference: the block's subtree has an identical twin in the reference page.
         sst_noise: the block lands on a noise node of the site style tree (seed 002), or
             ``None`` without a style tree.
+        duplicate_share: the guard of :func:`apply_evidence`: :data:`DUPLICATE_SHARE`, or
+            :data:`~pagesieve.templates.cold_start.COLD_START_DUPLICATE_SHARE` when the
+            reference page was fetched.
     """
 
     template_share: list[float]
     in_reference: list[bool]
     sst_noise: list[bool] | None = None
+    duplicate_share: float = DUPLICATE_SHARE
 
 
 def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> TemplateEvidence:
@@ -106,7 +111,8 @@ def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> T
     if templates.sst is not None:
         mapped = templates.sst.map_page(blocks[0].element)
         sst_noise = [bool((node := mapped.get(b.element)) is not None and node.noise) for b in blocks]
-    return TemplateEvidence(share, in_reference, sst_noise)
+    guard = COLD_START_DUPLICATE_SHARE if templates.fetched else DUPLICATE_SHARE
+    return TemplateEvidence(share, in_reference, sst_noise, guard)
 
 
 def library_tags(library) -> list[str]:
@@ -134,7 +140,7 @@ def apply_evidence(
     if use_diff:
         kept = sum(b.chars for b in blocks if keep[b.index])
         twin = sum(b.chars for b in blocks if keep[b.index] and evidence.in_reference[b.index])
-        if kept and twin > DUPLICATE_SHARE * kept:
+        if kept and twin > evidence.duplicate_share * kept:
             use_diff = False
     use_library = "library" in kinds
     sst_noise = evidence.sst_noise if "sst" in kinds else None

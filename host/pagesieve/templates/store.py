@@ -145,6 +145,8 @@ class SiteTemplates:
         reference: sorted ``uint64`` fingerprints of the reference page's blocks (may be empty).
         pages: pages learned for the site.
         sst: the site style tree (seed 002) when one was built, else ``None``.
+        fetched: the reference page was fetched for this extraction (cold start,
+            :mod:`pagesieve.templates.cold_start`), not learned from the user's visits.
     """
 
     site: str
@@ -153,6 +155,7 @@ class SiteTemplates:
     reference: np.ndarray
     pages: int
     sst: SiteStyleTree | None = None
+    fetched: bool = False
 
 
 _TRACKING_PARAMS = ("utm_", "fbclid", "gclid", "mc_cid", "mc_eid")
@@ -378,6 +381,19 @@ class TemplateStore:
         except sqlite3.Error as exc:
             raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
         return SiteTemplates(site, library, best_url, unpack_fingerprints(best_blob), pages)
+
+    def has_reference(self, site: str, url: str | None) -> bool:
+        """True when a page of ``site`` other than ``url`` is stored as a reference page (so
+        :meth:`templates_for` has one to offer and a cold start is not needed).
+
+        Raises:
+            TemplateStoreError: the store cannot be read.
+        """
+        try:
+            row = self._db.execute("SELECT 1 FROM refs WHERE site = ? AND url IS NOT ? LIMIT 1", (site, url)).fetchone()
+        except sqlite3.Error as exc:
+            raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
+        return row is not None
 
     def site_pages(self, site: str) -> int:
         """Pages learned for ``site`` (0 if none)."""

@@ -24,7 +24,8 @@ def site_of(url: str | None) -> str | None:
     return host[4:] if host.startswith("www.") else host
 
 
-def _segments(path: str) -> list[str]:
+def path_segments(path: str) -> list[str]:
+    """The non-empty segments of a URL path: ``"/a//b/"`` -> ``["a", "b"]``."""
     return [s for s in path.split("/") if s]
 
 
@@ -42,7 +43,7 @@ def url_similarity(a: str, b: str) -> float:
         return 0.0
     if ua.scheme != ub.scheme or (ua.hostname or "") != (ub.hostname or ""):
         return 0.0
-    sa, sb = _segments(ua.path), _segments(ub.path)
+    sa, sb = path_segments(ua.path), path_segments(ub.path)
     if sa == sb:
         qa, qb = parse_qsl(ua.query), parse_qsl(ub.query)
         if not qa and not qb:
