@@ -333,6 +333,41 @@
     };
   }
 
+  // Cold start (options page, off by default; never in a private window): when the host has no
+  // page of this site but this one to compare it with, the most similar link of the page
+  // (reference.js) is fetched, without cookies, and sent with the "clean" request as the
+  // reference page of the layout diff (docs/protocol.md, clean). The host uses it for that one
+  // request and stores nothing of it. Any failure leaves the page to be judged alone.
+  const REFERENCE_TIMEOUT_MS = 5000;
+  const MAX_REFERENCE_BYTES = 8 * 1024 * 1024;  // the host's cap (protocol.py MAX_REFERENCE_BYTES)
+
+  async function coldStartReference() {
+    if ((api.extension && api.extension.inIncognitoContext) || !/^https?:$/.test(location.protocol)) return null;
+    const { coldStart = false } = await api.storage.local.get("coldStart");
+    if (!coldStart) return null;
+    const history = await ask("history", { url: location.href });
+    if (!history || !history.ok || !history.reply.ok || history.reply.reference) return null;
+    const hrefs = Array.from(document.querySelectorAll("a[href]"), (a) => {
+      try { return new URL(a.getAttribute("href"), document.baseURI).href; } catch (e) { return ""; }
+    });
+    const link = globalThis.pagesieveReferenceLink(location.href, hrefs);
+    if (!link) return null;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), REFERENCE_TIMEOUT_MS);
+    try {
+      const response = await fetch(link, { credentials: "omit", redirect: "follow", signal: abort.signal });
+      const type = response.headers.get("content-type") || "";
+      if (!response.ok || !/html/i.test(type) || new URL(response.url).origin !== location.origin) return null;
+      const blob = await response.blob();
+      if (blob.size === 0 || blob.size > MAX_REFERENCE_BYTES) return null;
+      return { url: response.url, data: await base64Of(blob) };
+    } catch (e) {
+      return null;  // unreachable, timed out: judged alone
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   // learn: the host also learns the page from this snapshot (page load: one walk, not two)
   async function run(wanted, measure, learn) {
     off();
@@ -340,7 +375,12 @@
     if (wanted !== "hide" && wanted !== "reader" && wanted !== "corrections") return { ok: false, error: "mode must be hide, reader, corrections or off" };
     const t0 = performance.now();
     const elements = new Map();
-    const { answer, walkMs, snapshot, parts } = await askWithSnapshot("clean", learn ? { mode: wanted, learn: true } : { mode: wanted }, elements);
+    const fields = learn ? { mode: wanted, learn: true } : { mode: wanted };
+    if (wanted !== "corrections") {
+      const reference = await coldStartReference().catch(() => null);
+      if (reference) fields.reference = reference;
+    }
+    const { answer, walkMs, snapshot, parts } = await askWithSnapshot("clean", fields, elements);
     if (!answer || !answer.ok) {
       return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
     }
@@ -352,7 +392,7 @@
     const t2 = performance.now();
     return {
       ok: true, hidden: wanted === "reader" ? reply.hide.length : hidden.length, words: visibleWords(),
-      site: reply.site, sitePages: reply.site_pages, model: reply.model, corrections: reply.corrections,
+      site: reply.site, sitePages: reply.site_pages, model: reply.model, corrections: reply.corrections, reference: reply.reference,
       timing: {
         snapshotMs: walkMs, totalMs: t2 - t0, elements: elements.size, host: reply.host_ms, parts,
         bytes: measure ? new TextEncoder().encode(JSON.stringify(snapshot)).length : undefined,

@@ -3,8 +3,9 @@ const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
 
 async function render() {
-  const { learn = {} } = await api.storage.local.get("learn");
+  const { learn = {}, coldStart = false } = await api.storage.local.get(["learn", "coldStart"]);
   $("learnAll").checked = learn["*"] !== false;
+  $("coldStart").checked = coldStart === true;
   const list = $("blocked");
   list.textContent = "";
   for (const site of Object.keys(learn).filter((s) => s !== "*" && learn[s] === false).sort()) {
@@ -22,6 +23,9 @@ $("learnAll").addEventListener("change", async () => {
   const { learn = {} } = await api.storage.local.get("learn");
   learn["*"] = $("learnAll").checked;
   await api.storage.local.set({ learn });
+});
+$("coldStart").addEventListener("change", async () => {
+  await api.storage.local.set({ coldStart: $("coldStart").checked });
 });
 $("add").addEventListener("click", async () => {
   const site = $("site").value.trim().replace(/^www\./, "");

@@ -21,8 +21,10 @@ class _Pages(http.server.BaseHTTPRequestHandler):
 
     datasets: Path | None = None
     extra: dict[str, bytes] = {}  # "/path/" -> page, registered by tests (serve_page)
+    seen: list[tuple[str, str | None]] = []  # (path, Cookie header) of every request, in order
 
     def do_GET(self):  # noqa: N802 - http.server's name
+        self.seen.append((self.path, self.headers.get("Cookie")))
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         body = None
         if "/" + "/".join(parts) + "/" in self.extra:
@@ -58,11 +60,13 @@ def server(datasets_dir_optional):
 
 @pytest.fixture
 def serve_page(server):
-    """``serve_page(path, html)``: serve ``html`` at ``path`` (``"/site/a/"``) from the test server."""
+    """``serve_page(path, html)``: serve ``html`` at ``path`` (``"/site/a/"``) from the test server.
+    ``serve_page.seen`` lists ``(path, Cookie header)`` of the requests the server got."""
 
-    def add(path: str, html: str) -> None:
-        _Pages.extra[path] = html.encode("utf-8")
+    def add(path: str, html: str | bytes) -> None:
+        _Pages.extra[path] = html if isinstance(html, bytes) else html.encode("utf-8")
 
+    add.seen = _Pages.seen
     return add
 
 

@@ -720,3 +720,79 @@ def test_a_snapshot_whose_parts_the_host_lost_is_sent_whole(chromium_context, ru
     assert whole["hidden"] == streamed["hidden"] and whole["words"] == streamed["words"]
     run_mode(page, "off")
     page.close()
+
+
+REFERENCE_JS = Path(__file__).resolve().parents[2] / "extension" / "reference.js"
+
+
+def test_the_extension_picks_the_reference_link_the_host_rule_picks_on_real_pages(chromium_context, datasets_dir_optional):
+    """extension/reference.js and pagesieve.templates.cold_start.reference_link: one rule, two
+    languages; on real pages they choose the same link to fetch."""
+    if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
+        pytest.skip("../shared/datasets not found")
+    from pagesieve.evaluation.datasets import load_dataset, read_page
+    from pagesieve.page.html import parse_html
+    from pagesieve.templates.cold_start import page_hrefs, reference_link
+    from urllib.parse import unquote
+
+    page = chromium_context.new_page()
+    page.set_content("<!doctype html><title>rule</title>")
+    page.add_script_tag(path=str(REFERENCE_JS))
+    compared = found = 0
+    for name in ("dragnet", "big9", "daniel", "wcxb_dev"):
+        dataset = load_dataset(datasets_dir_optional / name)
+        for page_id in dataset.ids[::max(1, len(dataset.ids) // 8)][:8]:
+            url = dataset.record(page_id).url
+            if not url:
+                continue
+            hrefs = page_hrefs(parse_html(read_page(dataset, page_id), url=url).root)
+            mine = page.evaluate("([url, hrefs]) => pagesieveReferenceLink(url, hrefs)", [url, hrefs])
+            # the same link; the browser percent-encodes what Python leaves as it is
+            theirs = reference_link(url, hrefs)
+            assert (mine and unquote(mine)) == (theirs and unquote(theirs)), (name, page_id)
+            compared += 1
+            found += mine is not None
+    page.close()
+    assert compared >= 25 and found >= 15, (compared, found)
+
+
+def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what_both_pages_share(
+        chromium_context, run_mode, server, serve_page, datasets_dir_optional):
+    """Options: cold start on, and the site has nothing learned: "hide" fetches the page's most
+    similar link (without the site's cookies) and the host diffs the page with it. dragnet R513
+    and R514 (blogs.nfl.com, served here with their links made local) share the comment-form
+    rules, which the page alone keeps; with the reference they are hidden."""
+    if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
+        pytest.skip("../shared/datasets not found")
+    from urllib.parse import urlsplit
+
+    from pagesieve.evaluation.datasets import load_dataset, read_page
+
+    dataset = load_dataset(datasets_dir_optional / "dragnet")
+    paths = {i: urlsplit(dataset.record(i).url).path for i in ("R513", "R514")}
+    for page_id, path in paths.items():
+        serve_page(path, read_page(dataset, page_id).replace("http://blogs.nfl.com/", "/"))
+    worker = chromium_context.service_workers[0]
+    settings = "async (on) => { const { learn = {} } = await chrome.storage.local.get('learn');" \
+        " if (on) learn['127.0.0.1'] = false; else delete learn['127.0.0.1'];" \
+        " await chrome.storage.local.set({ learn, coldStart: on }); if (on) await request('forget', {site: '127.0.0.1'}); }"
+    rule = "Comments may be no longer than 2000 characters"
+    shown = "(text) => document.body.innerText.replace(/\\s+/g, ' ').includes(text)"  # innerText: rendered text only
+    worker.evaluate(settings, True)
+    try:
+        page = open_page(chromium_context, f"{server}{paths['R513']}")
+        page.evaluate("document.cookie = 'session=secret; path=/'")
+        before = len(serve_page.seen)
+        cold = run_mode(page, "hide")
+        assert cold["ok"] and cold["reference"] == f"{server}{paths['R514']}", cold
+        fetched = [cookie for path, cookie in serve_page.seen[before:] if path == paths["R514"]]
+        assert fetched == [None], serve_page.seen[before:]  # fetched once, and without the cookie
+        story = "showing off their best impressions of NFL players"
+        assert not page.evaluate(shown, rule) and page.evaluate(shown, story)
+        worker.evaluate("() => chrome.storage.local.set({ coldStart: false })")
+        alone = run_mode(page, "hide")
+        assert alone["ok"] and alone["reference"] is None
+        assert page.evaluate(shown, rule) and page.evaluate(shown, story)
+        page.close()
+    finally:
+        worker.evaluate(settings, False)
