@@ -341,10 +341,15 @@
   const REFERENCE_TIMEOUT_MS = 5000;
   const MAX_REFERENCE_BYTES = 8 * 1024 * 1024;  // the host's cap (protocol.py MAX_REFERENCE_BYTES)
 
+  // the option, kept up to date here so that a click with it off costs no storage read
+  let coldStartOn = false;
+  api.storage.local.get("coldStart").then(({ coldStart }) => { coldStartOn = coldStart === true; }, () => {});
+  api.storage.onChanged.addListener((changes, area) => {
+    if (area === "local" && changes.coldStart) coldStartOn = changes.coldStart.newValue === true;
+  });
+
   async function coldStartReference() {
-    if ((api.extension && api.extension.inIncognitoContext) || !/^https?:$/.test(location.protocol)) return null;
-    const { coldStart = false } = await api.storage.local.get("coldStart");
-    if (!coldStart) return null;
+    if (!coldStartOn || (api.extension && api.extension.inIncognitoContext) || !/^https?:$/.test(location.protocol)) return null;
     const history = await ask("history", { url: location.href });
     if (!history || !history.ok || !history.reply.ok || history.reply.reference) return null;
     const hrefs = Array.from(document.querySelectorAll("a[href]"), (a) => {

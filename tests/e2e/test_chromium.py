@@ -790,6 +790,7 @@ def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what
         story = "showing off their best impressions of NFL players"
         assert not page.evaluate(shown, rule) and page.evaluate(shown, story)
         worker.evaluate("() => chrome.storage.local.set({ coldStart: false })")
+        page.wait_for_timeout(200)  # the content script hears of the change
         alone = run_mode(page, "hide")
         assert alone["ok"] and alone["reference"] is None
         assert page.evaluate(shown, rule) and page.evaluate(shown, story)
