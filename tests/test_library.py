@@ -313,6 +313,22 @@ def test_two_processes_saving_the_same_title_get_distinct_files(tmp_path):
         assert library.count() == 12 and {e.md_path.name for e in library.list()} == set(names)
 
 
+def test_opening_waits_for_another_process_switching_a_new_index(tmp_path, held_write_lock):
+    # A new index file still in rollback mode, whose write lock another connection holds (as
+    # when a second process creates it at the same moment): SQLite refuses the switch to WAL
+    # at once, without its busy handler, so the open must wait for the lock itself.
+    import time
+
+    held_write_lock(tmp_path / INDEX_FILE, 0.3)
+    started = time.monotonic()
+    with Library(tmp_path) as library:
+        assert time.monotonic() - started >= 0.25  # it waited for the other writer
+        assert library.count() == 0
+        library.save(article("After the wait"), url="https://example.org/wait")
+        assert library.count() == 1
+    assert sqlite3.connect(tmp_path / INDEX_FILE).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 def test_one_library_serves_several_threads(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from pagesieve.blocks import segment
+from pagesieve.corrections.store import LabelStore
 from pagesieve.errors import TemplateStoreError
 from pagesieve.extract import extract_page
 from pagesieve.page.html import parse_html
@@ -206,6 +207,21 @@ def test_two_processes_write_at_once(tmp_path):
     with TemplateStore(path) as store:
         [info] = store.sites()
         assert info.pages == 24 and info.entries > 0
+
+
+@pytest.mark.parametrize("store_class", [TemplateStore, LabelStore], ids=["templates", "labels"])
+def test_opening_waits_for_another_process_switching_a_new_file(tmp_path, store_class, held_write_lock):
+    # Both SQLite stores open through sqlite_schema.open_database. A new file still in
+    # rollback mode whose write lock another connection holds: SQLite refuses the switch to
+    # WAL at once (no busy handler), so opening must wait for the lock, not fail.
+    import time
+
+    path = tmp_path / "store.sqlite3"
+    held_write_lock(path, 0.3)
+    started = time.monotonic()
+    store_class(path).close()
+    assert time.monotonic() - started >= 0.25
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_a_process_killed_mid_write_loses_only_that_page(tmp_path):

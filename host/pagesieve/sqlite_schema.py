@@ -1,12 +1,15 @@
-"""Plumbing shared by pagesieve's SQLite files (the template store, the library index): one
-write transaction, and versioned schema migrations (``PRAGMA user_version``).
+"""Plumbing shared by pagesieve's SQLite files (the template store, the label store, the library
+index): opening in WAL mode, one write transaction, and versioned schema migrations
+(``PRAGMA user_version``).
 
-Both expect a connection opened with ``isolation_level=None`` (transactions are explicit).
+The transaction and the migrations expect a connection opened with ``isolation_level=None``
+(transactions are explicit).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -29,11 +32,47 @@ def open_database(path, *, timeout: float, synchronous: str = "NORMAL") -> sqlit
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
+    enable_wal(db, timeout)
     db.execute(f"PRAGMA synchronous={synchronous}")
     db.execute("PRAGMA foreign_keys=ON")
     db.execute("PRAGMA secure_delete=ON")
     return db
+
+
+def enable_wal(db: sqlite3.Connection, timeout: float) -> None:
+    """Put the file in WAL journal mode (https://sqlite.org/wal.html), waiting up to
+    ``timeout`` seconds for other connections.
+
+    The mode is persistent, so a file already in WAL is left alone and no lock is taken. The
+    switch itself needs the file to itself, and while another connection holds its write lock
+    SQLite answers "database is locked" at once, without running the connection's busy
+    handler (seen with SQLite 3.40; tests/test_library.py and tests/test_template_store.py
+    reproduce it): two processes opening a new file together would fail. So the switch is
+    retried, 5 ms apart and doubling up to 100 ms, until the mode is WAL (switched by us or by
+    the other process) or ``timeout`` has passed.
+
+    Raises:
+        sqlite3.OperationalError: still locked after ``timeout`` seconds.
+        sqlite3.DatabaseError: the file is not an SQLite database.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+                return
+            if db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() == "wal":
+                return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+        else:
+            if time.monotonic() >= deadline:
+                raise sqlite3.OperationalError("database is locked (journal mode stays rollback)")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 @contextmanager

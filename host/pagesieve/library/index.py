@@ -30,7 +30,7 @@ from pathlib import Path
 from pagesieve.errors import LibraryError
 from pagesieve.evaluation.metric import CJK_RANGES, tokens
 from pagesieve.library.entry import Entry, EntryMeta, SearchHit
-from pagesieve.sqlite_schema import migrate, write_transaction
+from pagesieve.sqlite_schema import enable_wal, migrate, write_transaction
 from pagesieve.templates.store import url_key
 
 INDEX_FILE = ".pagesieve-index.sqlite"
@@ -196,7 +196,7 @@ class LibraryIndex:
         # one connection shared by the threads of a process (pywebview calls the API from
         # threads of its own); _lock lets one of them use it at a time
         self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        enable_wal(self._db, BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA synchronous=NORMAL")
         migrate(self._db, MIGRATIONS, self._error)
 
