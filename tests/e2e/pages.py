@@ -10,3 +10,25 @@ NEWS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 <div class="promo sc-{hash2}"><p>{promo}</p><p><a href="/subscribe">Subscribe now</a></p></div>
 </div><footer><p>Harbour Daily, 1 Quay Street.</p></footer></body></html>"""
 """A small news page: story, promo box (class hashes filled in per page) and footer."""
+
+
+COLD_START_RULE = "Comments may be no longer than 2000 characters"
+"""Comment-form rules that dragnet R513 and R514 (blogs.nfl.com) share: kept on R513 alone,
+hidden once R514 is its reference page."""
+
+COLD_START_STORY = "showing off their best impressions of NFL players"
+"""A sentence of R513's story, shown either way."""
+
+
+def serve_cold_start_pair(serve_page, datasets_dir) -> dict[str, str]:
+    """Serve dragnet R513 and R514 at their own paths with their links made local (R513's most
+    similar link then points to R514 on the test server); the paths by page id."""
+    from urllib.parse import urlsplit
+
+    from pagesieve.evaluation.datasets import load_dataset, read_page
+
+    dataset = load_dataset(datasets_dir / "dragnet")
+    paths = {i: urlsplit(dataset.record(i).url).path for i in ("R513", "R514")}
+    for page_id, path in paths.items():
+        serve_page(path, read_page(dataset, page_id).replace("http://blogs.nfl.com/", "/"))
+    return paths

@@ -11,7 +11,7 @@ from lxml import etree
 
 from pagesieve.evaluation.metric import prf_counts, tokens
 
-from .pages import NEWS_PAGE
+from .pages import COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
 WORDS_OF_DOM = "() => document.documentElement.outerHTML"
 
@@ -764,19 +764,12 @@ def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what
     rules, which the page alone keeps; with the reference they are hidden."""
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
-    from urllib.parse import urlsplit
-
-    from pagesieve.evaluation.datasets import load_dataset, read_page
-
-    dataset = load_dataset(datasets_dir_optional / "dragnet")
-    paths = {i: urlsplit(dataset.record(i).url).path for i in ("R513", "R514")}
-    for page_id, path in paths.items():
-        serve_page(path, read_page(dataset, page_id).replace("http://blogs.nfl.com/", "/"))
+    paths = serve_cold_start_pair(serve_page, datasets_dir_optional)
     worker = chromium_context.service_workers[0]
     settings = "async (on) => { const { learn = {} } = await chrome.storage.local.get('learn');" \
         " if (on) learn['127.0.0.1'] = false; else delete learn['127.0.0.1'];" \
         " await chrome.storage.local.set({ learn, coldStart: on }); if (on) await request('forget', {site: '127.0.0.1'}); }"
-    rule = "Comments may be no longer than 2000 characters"
+    rule = COLD_START_RULE
     shown = "(text) => document.body.innerText.replace(/\\s+/g, ' ').includes(text)"  # innerText: rendered text only
     worker.evaluate(settings, True)
     try:
@@ -787,7 +780,7 @@ def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what
         assert cold["ok"] and cold["reference"] == f"{server}{paths['R514']}", cold
         fetched = [cookie for path, cookie in serve_page.seen[before:] if path == paths["R514"]]
         assert fetched == [None], serve_page.seen[before:]  # fetched once, and without the cookie
-        story = "showing off their best impressions of NFL players"
+        story = COLD_START_STORY
         assert not page.evaluate(shown, rule) and page.evaluate(shown, story)
         worker.evaluate("() => chrome.storage.local.set({ coldStart: false })")
         page.wait_for_timeout(200)  # the content script hears of the change

@@ -15,7 +15,7 @@ import pytest
 
 from pagesieve.evaluation.metric import prf_counts, tokens
 
-from .pages import NEWS_PAGE
+from .pages import COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
 FIREFOX = "/usr/bin/firefox-esr"
 DRIVER = Path(__file__).resolve().parent / "firefox"
@@ -34,7 +34,10 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
     home = tmp_path / "home"
     install(["firefox"], home=home, launcher_dir=tmp_path / "launcher", platform="linux")
     urls, truths = [f"{server}/example/"], [None]
+    cold_start = None
     if datasets_dir_optional is not None and (datasets_dir_optional / "dragnet").is_dir():
+        paths = serve_cold_start_pair(serve_page, datasets_dir_optional)
+        cold_start = {"url": f"{server}{paths['R513']}", "rule": COLD_START_RULE, "story": COLD_START_STORY}
         split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")
         for name in ("dragnet", "l3s_gn1"):
             dataset = load_dataset(datasets_dir_optional / name)
@@ -51,11 +54,24 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
         "uuid": UUID, "screenshots": str(artifacts), "urls": urls,
         "correction": {"urls": [f"{server}/ff-harbour/wall/", f"{server}/ff-harbour/ferry/"],
                        "target": "weekend edition", "hidden": ".promo", "shown": "article"},
+        "coldStart": cold_start,
     }))
     env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    before = len(serve_page.seen)
     done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
                           env=env, timeout=600, cwd=DRIVER)
     assert done.returncode == 0, done.stderr[-2000:]
+    if cold_start is not None:
+        # cold start (option on, nothing of the site learned): R513's most similar link, R514,
+        # is fetched once without the page's cookie, and the comment rules both share vanish
+        cold = json.loads(done.stdout)["coldStart"]
+        assert "session=secret" in cold["cookieSet"], cold
+        assert cold["cold"]["ok"] and cold["cold"]["reference"] == f"{server}{paths['R514']}", cold["cold"]
+        fetched = [cookie for path, cookie in serve_page.seen[before:] if path == paths["R514"]]
+        assert fetched == [None], serve_page.seen[before:]
+        assert not cold["ruleShownCold"] and cold["storyShownCold"], cold
+        assert cold["alone"]["ok"] and cold["alone"]["reference"] is None, cold["alone"]
+        assert cold["ruleShownAlone"] and cold["storyShownAlone"], cold
     pages = json.loads(done.stdout)["pages"]
     assert len(pages) == len(urls)
     example = pages[0]

@@ -5,6 +5,9 @@
 // Escape; report each answer, the visible text and the DOM at each step. PLAN.correction
 // (optional): {urls: [page, other page of the site], target, hidden, shown}: a "Hide this"
 // correction made with the picker, checked after a reload and on the other page.
+// PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
+// with the cold-start option on (and learning off for the site), "hide" on url; then with the
+// option off, "hide" again; whether rule and story are shown each time.
 import puppeteer from "puppeteer-core";
 import { readFileSync } from "node:fs";
 
@@ -34,6 +37,28 @@ try {
     if (!tab) return { ok: false, error: "no tab " + u };
     return await browser.tabs.sendMessage(tab.id, { type: "pagesieve.run", mode: m });
   }, url, mode);
+  if (plan.coldStart) {
+    const c = plan.coldStart;
+    const settings = (values) => control.evaluate((v) => browser.storage.local.set(v), values);
+    const shown = (page, t) => page.evaluate((x) => document.body.innerText.replace(/\s+/g, " ").includes(x), t);
+    await settings({ coldStart: true, learn: { "127.0.0.1": false } });
+    const page = await browser.newPage();
+    await page.goto(c.url, { waitUntil: "load" });
+    await new Promise((r) => setTimeout(r, 1500));
+    await page.evaluate(() => { document.cookie = "session=secret; path=/"; });
+    const r = { cookieSet: await page.evaluate(() => document.cookie) };
+    r.cold = await run(c.url, "hide");
+    r.ruleShownCold = await shown(page, c.rule);
+    r.storyShownCold = await shown(page, c.story);
+    await settings({ coldStart: false });
+    await new Promise((r) => setTimeout(r, 300));  // the content script hears of the change
+    r.alone = await run(c.url, "hide");
+    r.ruleShownAlone = await shown(page, c.rule);
+    r.storyShownAlone = await shown(page, c.story);
+    await settings({ learn: {} });
+    await page.close();
+    out.coldStart = r;
+  }
   for (const [n, url] of plan.urls.entries()) {
     const page = await browser.newPage();
     await page.goto(url, { waitUntil: "load" }).catch((e) => { if (!/timeout/i.test(e.message)) throw e; });
