@@ -267,6 +267,16 @@ def test_a_page_whose_html_tag_is_self_closed_is_extracted(datasets_dir):
     assert f1 > 0.9
 
 
+def test_a_story_the_page_holds_three_times_is_extracted_once(datasets_dir):
+    """dragnet/212 (online.wsj.com): the story is in the page three times, twice in elements of
+    class ``hidden`` (another layout's copy, and a video tab's excerpt); read as HTML, the
+    article repeated it (F1 0.665)."""
+    article, f1 = extracted_f1(datasets_dir, "dragnet", "212")
+    first = "Home prices in the second quarter rose from the year-ago period for the first time since 2007"
+    assert article.text.count(first) == 1
+    assert f1 > 0.9
+
+
 def test_a_product_page_whose_main_region_a_script_reveals_is_extracted(datasets_dir):
     """wcxb_dev/0583 (deathwishcoffee.com): everything in ``<main>`` sits in
     ``<div class="easylockdown-content" style="display:none;">``, which the shop's script shows;

@@ -214,6 +214,64 @@ def test_a_hidden_part_of_an_article_outside_main_is_still_removed():
     assert "The visible paragraph." in text and "shopper" not in text
 
 
+STORY = "Home prices rose in the second quarter for the first time since the housing bust began. "
+FAQ_ANSWER = "It depends on the features the app needs and on how many people build it at once."
+
+
+def copies_page(extra: str = "") -> str:
+    """A news page in the markup of online.wsj.com (dragnet/212): the story shown once, a copy
+    for another layout hidden by the class, and a video tab (hidden too) holding an excerpt."""
+    return f"""<html><body><nav><ul class="menu"><li><a href="/">Markets</a></li></ul></nav>
+    <div class="article story recipeCShopAndBuy hidden"><h3>BY NICK TIMIRAOS</h3><p>{STORY}</p><p>{STORY[::-1]}</p></div>
+    <div class="article story recipeAShopAndBuy"><h3>BY NICK TIMIRAOS</h3><p>{STORY}</p><p>{STORY[::-1]}</p></div>
+    <div id="articleTabs_panel_video" class="vcrArticleTab hidden"><span>Now Playing</span><h4>Article Excerpt</h4>
+    <p>{STORY}</p><p>{STORY[::-1]}</p><a href="#">Continue reading article with pop up player</a></div>
+    {extra}</body></html>"""
+
+
+def test_a_hidden_copy_of_shown_text_is_removed_on_the_html_route():
+    text = " ".join(preprocess(parse_html(copies_page())).root.itertext())
+    assert text.count(STORY.strip()) == 1 and text.count(STORY[::-1].strip()) == 1
+    assert "Now Playing" not in text and "pop up player" not in text  # the tab went whole
+
+
+def test_text_hidden_by_the_class_that_is_nowhere_else_is_kept():
+    # a collapsed FAQ (wcxb_dev/0713): the answers are hidden until a question is clicked, and
+    # the page holds them once; Readability keeps them too
+    faq = f"""<section class="faq"><h2>How long does it take?</h2>
+    <div class="answer text-sm lg:text-base hidden">{FAQ_ANSWER}</div></section>"""
+    text = " ".join(preprocess(parse_html(copies_page(faq))).root.itertext())
+    assert FAQ_ANSWER in text
+    assert text.count(STORY.strip()) == 1  # while the copies still go
+
+
+def test_a_copy_shown_from_some_screen_width_on_is_kept():
+    # Tailwind's "hidden lg:flex": the desktop menu, hidden on phones only (wcxb_dev/0713)
+    menu = "Portfolio Services Digital product design Generative AI development"
+    html = f"""<html><body><ul class="col-span-6 hidden items-center lg:flex"><li>{menu}</li></ul>
+    <div class="mobile-menu lg:hidden"><p>{menu}</p></div><p>{STORY}</p></body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert text.count(menu) == 2
+
+
+def test_copies_hidden_by_the_class_are_both_kept_when_none_is_shown():
+    # two variants of the story that a script chooses from: neither is shown in the markup, so
+    # neither is a copy of shown text
+    html = f"""<html><body><div class="variant-a hidden"><p>{STORY}</p></div>
+    <div class="variant-b hidden"><p>{STORY}</p></div></body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert text.count(STORY.strip()) == 2
+
+
+def test_a_browser_snapshot_ignores_the_hidden_class():
+    # the browser rendered both copies (its style sheet had no .hidden rule): what it shows, stays
+    from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
+
+    page = parse_snapshot(page_to_snapshot(parse_html(copies_page())))
+    text = " ".join(preprocess(page).root.itertext())
+    assert text.count(STORY.strip()) == 3
+
+
 def test_white_space_of_removed_empty_elements_still_separates_words():
     # Pygments marks the spaces of a highlighted code block as <span class="w"> </span>
     html = """<html><body><pre><code><span class="kn">from</span><span class="w"> </span><span class="nn">pydantic</span>
