@@ -199,17 +199,19 @@ def revealed_by_script(element: etree._Element, main_chars: Callable[[etree._Ele
     return readable_length(element) >= REVEALED_SHARE * main_chars(main)
 
 
-def shown_text(element: etree._Element) -> str:
-    """The text under ``element`` that a reader may see (:data:`_SHOWN_TEXT`), white space
-    collapsed to single spaces."""
-    return " ".join(" ".join(_SHOWN_TEXT(element)).split())
+def shown_pieces(element: etree._Element) -> frozenset[str]:
+    """The text nodes under ``element`` that a reader may see (:data:`_SHOWN_TEXT`), each with
+    its white space collapsed to single spaces, as a set."""
+    return frozenset(" ".join(t.split()) for t in _SHOWN_TEXT(element))
 
 
-def hidden_copy(element: etree._Element, page_text: Callable[[], str]) -> bool:
+def hidden_copy(element: etree._Element, shown: Callable[[], frozenset[str]]) -> bool:
     """True if ``element`` is hidden by the class :data:`HIDDEN_CLASS` (and by no Tailwind
     class shown from some width on, :data:`_SHOWN_AT_WIDTH`) and is a copy of what the page
     shows: at least :data:`COPY_SHARE` of its text, counted in text nodes of at least
-    :data:`COPY_PIECE_MIN_CHARS`, stands in ``page_text()`` (:func:`shown_text` of the body).
+    :data:`COPY_PIECE_MIN_CHARS`, is in text nodes the page shows, ``shown()``
+    (:func:`shown_pieces` of the body). Whole text nodes are compared, so the test costs one
+    set lookup per text node, however many such elements a page has.
 
     Pages read as HTML keep the variants that the site's style sheet or scripts choose from: the
     article of online.wsj.com comes twice, once in ``<div class="... recipeCShopAndBuy
@@ -232,9 +234,9 @@ def hidden_copy(element: etree._Element, page_text: Callable[[], str]) -> bool:
     total = sum(map(len, pieces))
     if not total:
         return False
-    text = page_text()
-    shown = sum(len(p) for p in pieces if p in text)
-    return shown >= COPY_SHARE * total
+    pieces_shown = shown()
+    copied = sum(len(p) for p in pieces if p in pieces_shown)
+    return copied >= COPY_SHARE * total
 
 
 def is_hidden(element: etree._Element, styles: dict | None = None) -> bool:
@@ -307,11 +309,11 @@ def preprocess(page: Page) -> Page:
         )
     else:
         main_chars = cache(readable_length)  # per <main> element, counted once, if ever
-        page_text = cache(lambda: shown_text(root if body is None else body))  # made once, if ever
+        shown = cache(lambda: shown_pieces(root if body is None else body))  # made once, if ever
         doomed.extend(
             element for element in _MAY_BE_HIDDEN_HTML(root)
             if element.tag not in _NOT_HIDDEN_TESTED
-            and (is_hidden(element) or hidden_copy(element, page_text))
+            and (is_hidden(element) or hidden_copy(element, shown))
             and not revealed_by_script(element, main_chars)
         )
     doomed.extend(media_fallback(root))
