@@ -59,9 +59,12 @@ _NOT_HIDDEN_TESTED = REMOVED_TAGS | UNWRAPPED_TAGS | {"noscript"}
 _MAY_BE_HIDDEN = etree.XPath("descendant-or-self::*[@hidden or @style]")
 """Elements that :func:`is_hidden` can find hidden on a page without computed styles."""
 
+_CODE_TAGS = ("script", "style", "template")
+"""Elements whose text no reader sees (:func:`readable_length`)."""
+
 HIDDEN_CLASS = "hidden"
-"""The utility class whose whole rule is ``display: none``: Tailwind CSS's ``.hidden`` and
-Bootstrap 3's (with ``!important``), the two frameworks most pages of the datasets use."""
+"""The utility class whose whole rule is ``display: none``: Tailwind CSS's ``.hidden``, and
+Bootstrap 3's (with ``!important``)."""
 
 _HAS_HIDDEN_CLASS = "contains(concat(' ', normalize-space(@class), ' '), ' hidden ')"
 
@@ -75,15 +78,17 @@ _SHOWN_AT_WIDTH = re.compile(
 """A Tailwind class that gives the element a display from some screen width on (``lg:block``,
 ``md:flex``): beside it, ``hidden`` hides the element on narrow screens only."""
 
+_IN_CODE = " or ".join(f"ancestor::{tag}" for tag in _CODE_TAGS)
+
 _SHOWN_TEXT = etree.XPath(
-    ".//text()[not(ancestor::script or ancestor::style or ancestor::template or ancestor::noscript"
-    f" or ancestor::textarea or ancestor::*[@hidden] or ancestor::*[{_HAS_HIDDEN_CLASS}])]"
+    f".//text()[not({_IN_CODE} or ancestor::noscript or ancestor::textarea or ancestor::*[@hidden]"
+    f" or ancestor::*[{_HAS_HIDDEN_CLASS}])]"
 )
 """The text nodes under an element that a reader may see: none in code, in a ``<noscript>``
 (scripts run in the browser), or under an element hidden by its attribute or by
 :data:`HIDDEN_CLASS`."""
 
-_TEXT_UNDER = etree.XPath(".//text()[not(ancestor::script or ancestor::style or ancestor::template)]")
+_TEXT_UNDER = etree.XPath(f".//text()[not({_IN_CODE})]")
 """The text nodes under an element, code left out."""
 
 COPY_PIECE_MIN_CHARS = 20
@@ -113,9 +118,6 @@ FORM_FIELDS = ("input", "select", "textarea")
 REVEALED_SHARE = 0.9
 """Share of the readable text of the page's ``<main>`` from which an element hidden inside it
 is taken for the main region itself (:func:`revealed_by_script`)."""
-
-_CODE_TAGS = ("script", "style", "template")
-"""Elements whose text no reader sees (:func:`readable_length`)."""
 
 SWALLOWED_SHARE = 0.5
 """Share of the body's text above which a control holding block-level elements is taken for a
