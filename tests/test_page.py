@@ -11,6 +11,7 @@ from pagesieve.page.decode import decode_html, normalise_charset
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import NODE_ID_ATTR
 from pagesieve.page.preprocess import preprocess
+from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
 
 CHINESE = "中文网页的正文内容，编码检测必须正确。"
 
@@ -265,8 +266,6 @@ def test_copies_hidden_by_the_class_are_both_kept_when_none_is_shown():
 
 def test_a_browser_snapshot_ignores_the_hidden_class():
     # the browser rendered both copies (its style sheet had no .hidden rule): what it shows, stays
-    from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
-
     page = parse_snapshot(page_to_snapshot(parse_html(copies_page())))
     text = " ".join(preprocess(page).root.itertext())
     assert text.count(STORY.strip()) == 3
