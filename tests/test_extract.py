@@ -366,6 +366,49 @@ def test_a_thread_made_of_comment_containers_keeps_its_posts():
     assert sum(keep) == sum(1 for b in blocks if b.chars > 0)
 
 
+def test_flat_comments_after_a_comments_heading_are_dropped_however_many():
+    """Movable Type / TypePad: ``<h2 id="comments">`` and the comments as its flat siblings, with
+    no container; they hold far more than half the page's text."""
+    from pagesieve.extract import drop_comment_sections
+
+    comments = "".join(
+        f'<div id="c1699{k:02d}"><p>Reader {k} writes that the essay was long, clear and worth reading twice over.</p></div>'
+        f'<p class="posted">Posted by: Reader {k} at September 11, 2012 11:{k:02d} AM</p>'
+        for k in range(12)
+    )
+    blocks = _blocks_of(f'<html><body><div id="main"><h1>The essay</h1><p>{ESSAY}</p><p>{ESSAY}</p>'
+                        f'<h2 id="comments">Comments</h2>{comments}<h2>Post a comment</h2><p>Be kind.</p>'
+                        f'</div></body></html>')
+    keep = [b.chars > 0 for b in blocks]
+    drop_comment_sections(blocks, keep)
+    kept = " ".join(b.text for b in blocks if keep[b.index])
+    assert "An essay paragraph" in kept
+    assert "Reader" not in kept and "Posted by" not in kept and "Comments" not in kept
+    # the section ends at the next heading of the same rank
+    assert "Post a comment" in kept and "Be kind." in kept
+
+
+def test_a_documentation_section_titled_comments_stays():
+    """Markdown renderers give headings ids made of their text: a style guide's "Comments"
+    section is ``<h2 id="comments">`` too, but nothing in it looks like a reader's comment."""
+    from pagesieve.extract import drop_comment_sections
+
+    advice = "".join(f"<p>Rule {k}: comments should explain why the code does what it does, in full sentences.</p>"
+                     for k in range(12))
+    blocks = _blocks_of(f'<html><body><h1>Style guide</h1><h2 id="naming">Naming</h2><p>{ESSAY}</p><p>{ESSAY}</p>'
+                        f'<h2 id="comments">Comments</h2>{advice}<h2 id="layout">Layout</h2><p>{ESSAY}</p></body></html>')
+    keep = [b.chars > 0 for b in blocks]
+    assert drop_comment_sections(blocks, keep) == 0
+
+
+def test_a_blog_post_with_flat_comments_is_extracted_without_them(datasets_dir):
+    """dragnet/R187: 1,700 characters of post, then 160 comments as siblings of
+    ``<h2 id="comments">`` (no comment container): every comment was kept (F1 0.06)."""
+    article, f1 = extracted_f1(datasets_dir, "dragnet", "R187")
+    assert "Posted by:" not in article.text
+    assert f1 > 0.9
+
+
 def test_a_blog_post_is_extracted_without_its_readers_comments(datasets_dir):
     """dragnet/106 (a blog post with 60 comments in div.comment): the classifier kept most of
     them (F1 0.53, trafilatura 1.00)."""
