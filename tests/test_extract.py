@@ -267,6 +267,14 @@ def test_a_page_whose_html_tag_is_self_closed_is_extracted(datasets_dir):
     assert f1 > 0.9
 
 
+def test_a_page_whose_title_is_never_closed_is_extracted(datasets_dir):
+    """l3s_gn1 cb5cb16c: a capture whose title ends in ``</titlevalue="true" -->``; libxml2 read
+    the rest of the page as the title (F1 0.00, as trafilatura)."""
+    article, f1 = extracted_f1(datasets_dir, "l3s_gn1", "cb5cb16c-9a2e-4a00-9480-43cb90faac9d")
+    assert article.metadata.title == "Bush to Saudis: More Oil Please"
+    assert f1 > 0.95
+
+
 def test_a_story_the_page_holds_three_times_is_extracted_once(datasets_dir):
     """dragnet/212 (online.wsj.com): the story is in the page three times, twice in elements of
     class ``hidden`` (another layout's copy, and a video tab's excerpt); read as HTML, the

@@ -78,6 +78,24 @@ def test_a_self_closed_html_tag_does_not_end_the_document(start):
     assert CHINESE in "".join(page.body.itertext())
 
 
+@pytest.mark.parametrize("title", [
+    "<title>Bush to Saudis - CBN News</titlevalue=\"true\" -->",  # no end tag named exactly title
+    "<title id='t'>Bush to Saudis - CBN News",  # no end tag at all
+])
+def test_a_title_that_is_never_closed_does_not_swallow_the_page(title):
+    # The title's text runs to a </title> that never comes (l3s_gn1 cb5cb16c and seven more):
+    # libxml2 read the whole page as the title and an empty body.
+    page = parse_html(f"<html><head>{title}\n</head><body><div><p>{CHINESE}</p></div></body></html>")
+    assert CHINESE in "".join(page.body.itertext())
+    assert page.title == "Bush to Saudis - CBN News"
+    assert page.warnings == ["the <title> is never closed; it was ended at the first tag after it"]
+
+
+def test_a_closed_title_is_left_alone():
+    page = parse_html("<html><head><title>a < b and <b>c</b></title ></head><body><p>x</p></body></html>")
+    assert page.title == "a < b and <b>c</b>" and page.warnings == []
+
+
 def test_slashes_inside_body_and_head_attributes_are_left_alone():
     page = parse_html('<html><head/><body background="img/"><p>text</p></body></html>')
     assert page.body.get("background") == "img/" and "text" in "".join(page.body.itertext())

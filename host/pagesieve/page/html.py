@@ -45,6 +45,40 @@ flag"): the element stays open. libxml2 closes it, and a closed ``<html>`` ends 
 so everything after it is dropped (l3s_gn1 ``ce6830ee``, a page whose ``<html`` tag was broken
 into an ``<img>``'s attributes, parsed to an empty tree). The slash is removed before parsing."""
 
+_TITLE_START = re.compile(rb"<title(?=[\t\n\f\r />])[^>]*>", re.IGNORECASE)
+_TITLE_END = re.compile(rb"</title[\t\n\f\r />]", re.IGNORECASE)
+_TAG_START = re.compile(rb"<[A-Za-z!/?]")
+
+_RUNAWAY_TITLE_WARNING = "the <title> is never closed; it was ended at the first tag after it"
+
+
+def close_runaway_title(data: bytes) -> bytes | None:
+    """End a ``<title>`` that is never closed, so that it does not hold the whole page.
+
+    The title's content is raw text up to an end tag ``</title>`` (HTML Living Standard
+    §13.2.5.2, RCDATA state), so a title without one swallows the rest of the document, and the
+    body is empty: a browser shows a blank page, libxml2 (2.14) parses an empty body. Pages cut
+    and spliced by a crawler have such titles (``<title>Bush to Saudis ... CBN News</titlevalue=...``,
+    ``<title>Television - Intww.digitalspy.co.uk/...``): 8 pages of l3s_gn1, whose truth holds
+    their articles (F1 0 here, and 0 for trafilatura). An end tag is inserted before the first
+    tag after the title's start tag (``<`` and a letter, ``!``, ``/`` or ``?``).
+
+    Args:
+        data: the page as UTF-8 bytes.
+
+    Returns:
+        the repaired bytes, or ``None`` when the page's first ``<title>`` is closed (or has no
+        tag after it): nothing to repair.
+    """
+    start = _TITLE_START.search(data)
+    if start is None or _TITLE_END.search(data, start.end()) is not None:
+        return None
+    tag = _TAG_START.search(data, start.end())
+    if tag is None:
+        return None
+    return data[:tag.start()] + b"</title>" + data[tag.start():]
+
+
 _PARSER = etree.HTMLParser(
     encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, default_doctype=False,
     collect_ids=False,  # libxml2 need not index id attributes: nothing here looks elements up by id
@@ -83,6 +117,9 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     data = text.encode("utf-8", errors="replace").translate(None, _CONTROL_BYTES)
     data = _SELF_CLOSED_ROOT.sub(lambda m: b"<" + m.group(1) + (m.group(2) or b"") + b">", data)
     data = _END_OF_DOCUMENT.sub(b"", data)
+    repaired = close_runaway_title(data)
+    if repaired is not None:
+        data = repaired
     try:
         root = etree.fromstring(data, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
@@ -92,6 +129,8 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     _repair_head(root)
     _unnest_void(root)
     page = Page(root=root, url=url, source="html")
+    if repaired is not None:
+        page.warnings.append(_RUNAWAY_TITLE_WARNING)
     if _TOO_DEEP(root):
         page.warnings.append(f"nesting deeper than {LIBXML_MAX_DEPTH} levels was cut by the HTML parser; deeper text is lost")
     for node_id, element in enumerate(root.iter()):
