@@ -22,7 +22,7 @@ from pagesieve.blocks import Block, holds_content, segment, subtree_ends
 from pagesieve.classifier import BlockClassifier, model_for
 from pagesieve.layout import box_features
 from pagesieve.context import tree_arrays
-from pagesieve.features import COMMENT_MARK_RE, FEATURE_NAMES, block_features
+from pagesieve.features import FEATURE_NAMES, block_features, is_comment_mark
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
@@ -111,7 +111,7 @@ title among them, and one named as comments opens a comment section (:func:`head
 HEADING_SECTION_MIN_MARKS = 2
 """A section opened by a heading named as comments (``<h2 id="comments">``, its comments flat
 siblings after it, as Movable Type and TypePad blogs write them) is a comment section only when
-at least this many of its short blocks carry a comment mark (:data:`pagesieve.features.COMMENT_MARK_RE`:
+at least this many of its blocks are comment marks (:func:`pagesieve.features.is_comment_mark`:
 "Posted by: Ann at September 11, 2012 11:12 AM", "Dave said:"). Markdown renderers give every
 heading an id made from its text, so a documentation page's section titled "Comments" also has
 ``<h2 id="comments">``; its paragraphs carry no such marks and stay."""
@@ -178,10 +178,9 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool]) -> int:
 
 
 def comment_marks(blocks: list[Block], indices: Iterable[int]) -> int:
-    """How many of the blocks ``indices`` are short (under 120 characters of own text, as
-    :func:`pagesieve.features.block_features` counts marks) and carry a comment mark
-    (:data:`pagesieve.features.COMMENT_MARK_RE`)."""
-    return sum(1 for i in indices if 0 < blocks[i].chars < 120 and COMMENT_MARK_RE.search(blocks[i].text))
+    """How many of the blocks ``indices`` are comment marks
+    (:func:`pagesieve.features.is_comment_mark`, as the classifier's features count them)."""
+    return sum(1 for i in indices if is_comment_mark(blocks[i], blocks[i].text))
 
 
 def heading_section(blocks: list[Block], heading: Block) -> list[int]:

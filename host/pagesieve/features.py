@@ -280,6 +280,17 @@ def _may_mark(text: str) -> bool:
     return "repl" in lower or " ago" in lower or "permalink" in lower
 
 
+COMMENT_MARK_MAX_CHARS = 120
+"""Only a block with less own text than this (characters) counts as a comment's header or
+footer: a long paragraph that mentions a time or a reply is not one."""
+
+
+def is_comment_mark(block: Block, text: str) -> bool:
+    """True if ``block`` (own text ``text``, as :attr:`Block.text`) is short
+    (:data:`COMMENT_MARK_MAX_CHARS`) and carries a comment mark (:data:`COMMENT_MARK_RE`)."""
+    return 0 < block.chars < COMMENT_MARK_MAX_CHARS and _may_mark(text) and COMMENT_MARK_RE.search(text) is not None
+
+
 def sibling_runs(blocks: Sequence[Block]) -> list[int]:
     """Per block, how many of its parent's child blocks share its tag and class (digits removed,
     so ``comment-17`` and ``comment-18`` match); 1 for a block with no such sibling."""
@@ -415,7 +426,7 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     # comment marks in short blocks, OR-ed up the block tree (every block with text is a candidate)
     marks = [False] * n_blocks
     for i, text in text_of.items():
-        if 0 < blocks[i].chars < 120 and _may_mark(text) and COMMENT_MARK_RE.search(text):
+        if is_comment_mark(blocks[i], text):
             marks[i] = True
     for b in reversed(blocks):
         if marks[b.index] and b.parent >= 0:
