@@ -294,6 +294,16 @@ def test_a_product_page_whose_main_region_a_script_reveals_is_extracted(datasets
     assert f1 > 0.6
 
 
+def test_a_product_description_in_collapsed_accordion_panels_is_extracted(datasets_dir):
+    """wcxb_dev/0607 (solostove.com): the description, dimensions and care notes sit in
+    accordion panels collapsed by ``style="display:none"``, which their buttons
+    (``aria-expanded``, ``aria-controls``) open; read as HTML, they were deleted as hidden
+    (F1 0.51; trafilatura 0.74)."""
+    article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "0607")
+    assert "Quick-Strike Cone" in article.text and "Never leave a lit fire unattended" in article.text
+    assert f1 > 0.7
+
+
 def test_an_article_inside_a_header_left_open_is_extracted(datasets_dir):
     """wcxb_dev/0229: libxml2 ignores the theme's ``</header>`` while a ``<div>`` in it is open,
     so the header holds the whole page, and every paragraph of the article counted as header

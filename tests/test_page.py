@@ -225,6 +225,31 @@ def test_a_hidden_element_that_holds_main_or_is_main_is_kept():
     assert DESCRIPTION.strip() in text and "settings view" not in text and "help view" not in text
 
 
+def test_a_collapsed_accordion_panel_is_kept_on_the_html_route():
+    # wcxb_dev/0607: a product's description in an accordion section, collapsed by an inline
+    # style until its button (aria-expanded, aria-controls) is clicked
+    html = f"""<html><body><nav><button aria-expanded="false" aria-controls="menu">Menu</button>
+    <ul id="menu-other" style="display:none"><li>Hidden and named by nothing</li></ul></nav>
+    <h1>Fire pit</h1><div class="accordion"><button aria-expanded="false" aria-controls="panel-1">Description</button>
+    <div class="collapse" style="display:none"><div role="region" id="panel-1"><p>{DESCRIPTION}</p></div></div>
+    <button aria-expanded="false" aria-controls="panel-2">Care</button>
+    <div id="panel-2" hidden><p>Wipe it down with a soft brush.</p></div></div>
+    <div class="tooltip" style="display:none"><div><p>Error adding to cart.</p></div><p>Retry</p></div>
+    </body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert DESCRIPTION.strip() in text and "soft brush" in text
+    # hidden elements no disclosure control names still go
+    assert "named by nothing" not in text and "Error adding" not in text
+
+
+def test_a_hidden_panel_is_kept_only_when_a_control_says_it_expands():
+    # aria-controls alone (a tab list, a combobox) is not a disclosure: no aria-expanded
+    html = f"""<html><body><div role="tablist"><button role="tab" aria-controls="tab-2">Specs</button></div>
+    <div id="tab-2" style="display:none"><p>{DESCRIPTION}</p></div><p>{ARTICLE}</p></body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert "shopper" not in text
+
+
 def test_a_hidden_part_of_an_article_outside_main_is_still_removed():
     # Readability's "visibility-hidden" test page: no <main>, so a hidden block is hidden
     html = f"""<html><body><article><h1>Lorem</h1><div style="visibility: hidden;"><p>{DESCRIPTION}</p></div>
