@@ -95,7 +95,8 @@ def test_the_reader_view_is_a_dialog_the_keyboard_and_the_wheel_scroll_not_the_p
     page.keyboard.press("PageDown")
     page.wait_for_function(f"({where})()[0] > 0", timeout=3000)
     page.keyboard.press("Space")
-    page.wait_for_timeout(300)
+    # smooth scrolling: waited for, not timed (a cold browser on a busy machine took over 300 ms)
+    page.wait_for_function(f"({where})()[0] > 400", timeout=5000)
     reader_top, page_top = page.evaluate(where)
     assert reader_top > 400 and page_top == 0
     page.mouse.move(500, 200)
