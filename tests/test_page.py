@@ -242,6 +242,14 @@ def test_a_collapsed_accordion_panel_is_kept_on_the_html_route():
     assert "named by nothing" not in text and "Error adding" not in text
 
 
+def test_a_disclosure_panel_that_copies_shown_text_still_goes():
+    # the "show full story" panel of a layout the page does not use, holding the story it shows
+    html = f"""<html><body><p>{STORY}</p><button aria-expanded="false" aria-controls="full">More</button>
+    <div id="full" class="story hidden" style="display:none"><p>{STORY}</p></div></body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert text.count(STORY.strip()) == 1
+
+
 def test_a_hidden_panel_is_kept_only_when_a_control_says_it_expands():
     # aria-controls alone (a tab list, a combobox) is not a disclosure: no aria-expanded
     html = f"""<html><body><div role="tablist"><button role="tab" aria-controls="tab-2">Specs</button></div>
