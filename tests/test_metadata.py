@@ -74,6 +74,58 @@ def test_open_graph_tags():
     assert m.published == "2020-05-06T07:08:09+02:00"
 
 
+SITE_OG = """<html><head><title>Fans show their team pride on Halloween - Example Sports</title>
+    <meta property="og:url" content="{og_url}">
+    <meta property="og:title" content="{og_title}">
+    <meta property="og:description" content="The official blog of the league: news, scores and more.">
+    <meta property="og:image" content="https://cdn.example.com/logo.png">
+    <meta property="og:site_name" content="Example Sports"></head>
+    <body><h2>Fans show their team pride on Halloween</h2><p>Fans went out in costume.</p></body></html>"""
+
+
+def test_open_graph_naming_the_home_page_describes_the_site_not_the_page():
+    # og:url is the site's root on a post: og:title, og:description and og:image are the
+    # site's (every post of blogs.nfl.com); the page's own <title> and no logo are used
+    post = "https://blog.example.com/2012/11/01/fans-show-their-team-pride/"
+    m = meta_of(SITE_OG.format(og_url="http://blog.example.com/", og_title="Official Blog of the League"), url=post)
+    assert m.title == "Fans show their team pride on Halloween"
+    assert m.description is None
+    assert m.lead_image is None
+    assert m.site_name == "Example Sports"
+    # the same tags on the home page itself, or naming the post, describe what they name
+    home = meta_of(SITE_OG.format(og_url="http://blog.example.com/", og_title="Official Blog of the League"), url="https://www.blog.example.com/")
+    assert home.title == "Official Blog of the League"
+    assert home.lead_image == "https://cdn.example.com/logo.png"
+    own = meta_of(SITE_OG.format(og_url=post, og_title="Official Blog of the League"), url=post)
+    assert own.title == "Official Blog of the League"
+    # a root og:url of another host, or with a query, names something else
+    other = meta_of(SITE_OG.format(og_url="http://cdn.example.net/", og_title="Official Blog of the League"), url=post)
+    assert other.title == "Official Blog of the League"
+    query = meta_of(SITE_OG.format(og_url="http://blog.example.com/?p=107778", og_title="Official Blog of the League"), url=post)
+    assert query.title == "Official Blog of the League"
+    # an og:title that the <title> repeats is the page's own, whatever og:url says
+    kept = meta_of(SITE_OG.format(og_url="http://blog.example.com/", og_title="Fans show their team pride on Halloween"), url=post)
+    assert kept.title == "Fans show their team pride on Halloween"
+    assert kept.lead_image == "https://cdn.example.com/logo.png"
+
+
+def test_blogs_nfl_posts_get_their_own_titles(datasets_dir):
+    folder = datasets_dir / "dragnet"
+    if not (folder / "index.jsonl").is_file():
+        pytest.skip(f"dragnet dataset not found under {datasets_dir}")
+    rows = [json.loads(line) for line in (folder / "index.jsonl").read_text(encoding="utf-8").splitlines()]
+    posts = [row for row in rows if row.get("site") == "blogs.nfl.com"]
+    assert len(posts) >= 20
+    for row in posts:
+        page = parse_html(gzip.decompress((folder / "pages" / f"{row['id']}.html.gz").read_bytes()).decode("utf-8"), url=row["url"])
+        m = extract_metadata(page)
+        assert m.title and m.title != "Official Blog of the National Football League", row["id"]
+        assert not (m.lead_image or "").endswith("large-logo.png"), row["id"]
+    r513 = next(row for row in posts if row["id"] == "R513")
+    page = parse_html(gzip.decompress((folder / "pages" / "R513.html.gz").read_bytes()).decode("utf-8"), url=r513["url"])
+    assert extract_metadata(page).title == "NFL fans show their team pride on Halloween"
+
+
 def test_og_title_loses_a_site_name_suffix():
     html = """<html><head><meta property="og:title" content="Obama talks about gun laws - BBC News">
     <meta property="og:site_name" content="BBC News"></head><body></body></html>"""

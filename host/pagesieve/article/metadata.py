@@ -27,7 +27,7 @@ import json
 import re
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.etree
 
@@ -120,6 +120,44 @@ def _meta_values(root) -> dict[str, str]:
             for part in key.lower().split():
                 values.setdefault(part, content)
     return values
+
+
+SITE_OG_KEYS = frozenset({"og:title", "og:description", "og:image", "og:image:url", "og:image:secure_url"})
+"""The Open Graph properties about the object an ``og:url`` names, left out when that object
+is the site (:func:`describes_site`). ``og:site_name`` and ``og:locale`` stay: they hold for
+every page of the site."""
+
+
+def describes_site(og_url: str | None, page_url: str | None) -> bool:
+    """True if a page's Open Graph object is its site's home page, not the page itself.
+
+    The Open Graph protocol (https://ogp.me/, "Basic Metadata") has ``og:url`` give "the
+    canonical URL of your object", and ``og:title``, ``og:image`` and ``og:description`` describe
+    that object. A site template that writes its home page there on every page (blogs.nfl.com:
+    ``og:url`` ``http://blogs.nfl.com/``, ``og:title`` "Official Blog of the National Football
+    League" on each post) describes the site: true when ``og:url`` is the root (empty path, no
+    query) of the page's own host (``www.`` ignored) and ``page_url`` has a path beyond the
+    root. False when either URL is missing or unparsable. :func:`extract_metadata` also
+    keeps the Open Graph values when the ``<title>`` holds ``og:title`` (a page-specific title
+    under a root ``og:url``: apps.shopify.com in wcxb_dev).
+    """
+    if not og_url or not page_url:
+        return False
+    try:
+        og, page = urlsplit(og_url.strip()), urlsplit(page_url)
+    except ValueError:
+        return False
+    if og.path.strip("/") or og.query or not page.path.strip("/"):
+        return False
+    host = lambda parts: (parts.hostname or "").removeprefix("www.")  # noqa: E731
+    return bool(host(og)) and host(og) == host(page)
+
+
+def _in_title(value: str | None, doc_title: str) -> bool:
+    """True if ``value`` (white space normalised, case-folded) is part of the ``<title>``: an
+    Open Graph title the page's own title repeats is the page's, whatever ``og:url`` says."""
+    wanted = _norm(value).casefold()
+    return bool(wanted) and wanted in doc_title.casefold()
 
 
 def _first_meta(meta: dict[str, str], keys: tuple[str, ...]) -> str:
@@ -904,6 +942,9 @@ def extract_metadata(page: Page, title_only: bool = False) -> Metadata:
           (``en_US`` -> ``en-US``) > :func:`guess_language` on a body-text sample.
         * description: ``og:description`` > ``meta name=description`` > ``twitter:description``.
 
+    Open Graph's ``og:title``, ``og:description`` and ``og:image`` are left out when they
+    describe the site's home page instead of this page (:func:`describes_site`).
+
     JSON-LD is read with :func:`json.loads` (invalid blocks skipped), arrays and ``@graph``
     flattened, ``@id`` references followed; Article / NewsArticle / BlogPosting / Report
     objects are preferred, then WebPage.
@@ -914,6 +955,8 @@ def extract_metadata(page: Page, title_only: bool = False) -> Metadata:
         return result
     try:
         meta = _meta_values(root)
+        if describes_site(meta.get("og:url"), page.url) and not _in_title(meta.get("og:title"), _doc_title(page, root)):
+            meta = {k: v for k, v in meta.items() if k not in SITE_OG_KEYS}
     except Exception:  # noqa: BLE001 - never raise on odd input
         meta = {}
     try:
