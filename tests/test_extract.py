@@ -336,6 +336,28 @@ def test_back_to_top_links_of_a_real_page_leave_its_article(datasets_dir):
     assert f1 > 0.9
 
 
+def test_unrendered_template_expressions_leave_the_article_but_quoted_ones_stay():
+    paragraph = "<p>" + "The council met again on Tuesday and the harbour stayed closed to all shipping. " * 4 + "</p>"
+    html = f"""<html><head><title>Harbour stays closed</title></head><body><article><h1>Harbour stays closed</h1>
+    {paragraph}<p>This story appears in the {{{{article.magazine.pretty_date}}}} issue of <a href="/m">Forbes</a>.</p>
+    {paragraph}<p>Render a name with <code>{{{{ user.name }}}}</code> in the template of the page.</p>
+    {paragraph}<p>Sending hugs from all of us here: {{{{{{{{ Michelle }}}}}}}} and the whole family of the town.</p>
+    {paragraph}<pre>&lt;p&gt;{{{{ article.title | upper }}}}&lt;/p&gt;</pre>{paragraph}</article></body></html>"""
+    text = extract(html).text
+    assert "This story appears in the" not in text
+    assert "{{ user.name }}" in text  # quoted in <code>
+    assert "{{{{ Michelle }}}}" in text  # braces of a reader, not a template
+    assert "{{ article.title | upper }}" in text  # in <pre>
+
+
+def test_unrendered_template_lines_of_a_real_page_leave_its_article(datasets_dir):
+    """big9/2017_brand_1 (forbes.com, saved before its scripts ran): "This story appears in the
+    {{article.article.magazine.pretty_date}} issue of ..." was kept in the article."""
+    article, f1 = extracted_f1(datasets_dir, "big9", "2017_brand_1")
+    assert "{{" not in article.text
+    assert f1 > 0.88
+
+
 def _blocks_of(html):
     page = parse_html(html)
     preprocess(page)

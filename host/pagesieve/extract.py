@@ -90,6 +90,7 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
         complete_structures(analysis.blocks, keep)
         drop_comment_sections(analysis.blocks, keep)
         drop_boilerplate_labels(analysis.blocks, keep)
+        drop_unrendered_templates(analysis.blocks, keep)
     return keep
 
 
@@ -237,6 +238,40 @@ def drop_boilerplate_labels(blocks: list[Block], keep: list[bool]) -> int:
         if keep[b.index] and 0 < b.chars < 60:
             label = b.text.strip(LABEL_TRIM)
             if AD_LABEL_RE.fullmatch(label) or BACK_TO_TOP_RE.fullmatch(label):
+                keep[b.index] = False
+                dropped += 1
+    return dropped
+
+
+TEMPLATE_PLACEHOLDER_RE = re.compile(
+    r"(?<!\{)\{\{\s*(?=[\w$.]*[._])[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*(?:\|[^{}]*)?\}\}(?!\})"
+)
+"""An expression of a client-side template left unrendered: ``{{article.magazine.pubName}}``,
+``{{ item.title | uppercase }}`` (the double-brace interpolation of Mustache, Handlebars,
+AngularJS and Vue). A script fills it in; read as HTML, the page shows the expression. The
+expression must be a property path or a name with an underscore, in exactly two braces: a
+reader's "{{{{ Michelle }}}}" (hugs, in a condolence message of cleaneval dev_34) is text."""
+
+CODE_TAGS = ("code", "kbd", "samp", "tt", "var")
+"""Phrasing elements that hold computer text (HTML Living Standard §4.5.15-19, and the old
+``<tt>``): a template expression inside them is quoted, not left unrendered."""
+
+
+def drop_unrendered_templates(blocks: list[Block], keep: list[bool]) -> int:
+    """Judge noise, in place, the kept blocks whose own text holds an unrendered template
+    expression (:data:`TEMPLATE_PLACEHOLDER_RE`); returns how many.
+
+    A reader never wants to see ``This story appears in the
+    {{article.article.magazine.pretty_date}} issue of ...`` (forbes.com pages of 2017 in big9,
+    saved before their scripts ran): the block is the frame of a value the page never got. A
+    block in ``<pre>`` or holding :data:`CODE_TAGS` quotes template syntax (Django's
+    documentation of ``{{ form }}``) and stays.
+    """
+    dropped = 0
+    for b in blocks:
+        if keep[b.index] and not b.pre and b.chars:
+            text = b.text
+            if "{{" in text and TEMPLATE_PLACEHOLDER_RE.search(text) and next(b.element.iter(*CODE_TAGS), None) is None:
                 keep[b.index] = False
                 dropped += 1
     return dropped
