@@ -107,6 +107,34 @@ def test_evidence_removes_site_boilerplate_from_a_new_page(store):
     assert ABOUT not in article.text  # the site's template knows better
 
 
+def test_a_repeated_line_with_a_link_in_it_is_learned_as_template(store):
+    # seed 000's leaves never hold it (it has a child element), so its block's own text is counted
+    notice = ('<p>&copy; 2005 The Harbour Press. All rights reserved. This material may not be '
+              'published or redistributed. Read our <a href="/privacy">Privacy Policy</a>.</p>')
+    byline = '<p>By <a href="/staff/{n}">Reporter {n}</a> on May {n}, 2012</p>'  # short: not counted
+
+    def page_html(n):
+        story = STORIES[n % len(STORIES)]
+        return (f'<html><head><title>Story {n} - Harbour News</title></head><body><div class="story">'
+                f'<h1>Story {n}</h1>{byline.format(n=n)}<p>{story} {story}</p><p>{story}</p>{notice}</div></body></html>')
+
+    for n in range(3):
+        assert store.learn(summarise(parse_html(page_html(n), url=f"https://harbour.example/news/{n}")))
+    url = "https://harbour.example/news/3"
+    page = parse_html(page_html(3), url=url)
+    preprocess(page)
+    blocks = segment(page.root)
+    evidence = page_evidence(blocks, store.templates_for("harbour.example", url))
+    share = {b.text[:20]: evidence.template_share[b.index] for b in blocks if b.chars}
+    assert share["© 2005 The Harbour P"] == 1.0
+    assert share["By Reporter 3 on May"] < 0.99
+    assert share[STORIES[3][:20]] == 0.0
+    article = extract_page(parse_html(page_html(3), url=url), templates=store.templates_for("harbour.example", url))
+    assert "All rights reserved" in extract_page(parse_html(page_html(3), url=url)).text  # the classifier alone keeps it
+    assert "All rights reserved" not in article.text
+    assert STORIES[3][:40] in article.text
+
+
 def test_identical_blocks_and_duplicate_guard():
     def blocks_of(html):
         page = parse_html(html)

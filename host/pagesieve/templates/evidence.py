@@ -4,7 +4,8 @@ Two kinds of evidence, from what :class:`~pagesieve.templates.store.TemplateStor
 the page's site:
 
 - **library** (Yan & Wang 2020, seed 000 §4 and §7): per block, the share of its own text that
-  lies in leaves matching the site's template library;
+  lies in leaves matching the site's template library, or all of it when the block's own text
+  matches (:func:`~pagesieve.templates.library.block_texts`);
 - **diff** (Yang, Li & Geng 2015, seed 004 §2.2): per block, whether its whole subtree has an
   identical twin in the reference page (:mod:`pagesieve.templates.diff`);
 - **sst** (Yi, Liu & Li 2003, seed 002): per block, whether it lands on a noise node of the
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from pagesieve.blocks import Block
 from pagesieve.templates.cold_start import COLD_START_DUPLICATE_SHARE
 from pagesieve.templates.diff import block_fingerprints, identical_blocks
-from pagesieve.templates.library import leaf_text
+from pagesieve.templates.library import is_text_block, leaf_text
 from pagesieve.templates.store import SiteTemplates
 
 EVIDENCE_KINDS = ("library", "diff", "sst")
@@ -102,6 +103,9 @@ def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> T
                 owner = owner.getparent()
             if owner is not None:
                 matched[block_of[owner]] += len(text)
+        for b in blocks:
+            if is_text_block(b) and library.is_template(b.element.tag, b.text):
+                matched[b.index] = b.chars
         share = [min(matched[b.index] / b.chars, 1.0) if b.chars else 0.0 for b in blocks]
     if len(templates.reference):
         in_reference = identical_blocks(block_fingerprints(blocks), templates.reference)

@@ -13,7 +13,7 @@ from pagesieve.blocks import Block, segment
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.templates.diff import block_fingerprints
-from pagesieve.templates.library import page_leaves
+from pagesieve.templates.library import block_texts, page_leaves
 from pagesieve.templates.urls import site_of
 
 
@@ -24,7 +24,9 @@ class PageSummary:
     Attributes:
         site: :func:`~pagesieve.templates.urls.site_of` the URL (``None``: nothing is learned).
         url: the page URL.
-        leaves: ``(tag, text)`` of its leaves (seed 000 §4), document order.
+        leaves: ``(tag, text)`` of its leaves (seed 000 §4), document order, then of its
+            blocks with text around inline elements
+            (:func:`~pagesieve.templates.library.block_texts`).
         fingerprints: the fingerprint of every block subtree (seed 004, see
             :func:`~pagesieve.templates.diff.block_fingerprints`).
     """
@@ -48,6 +50,6 @@ def summarise(page: Page, blocks: list[Block] | None = None) -> PageSummary:
     return PageSummary(
         site=site_of(page.url),
         url=page.url,
-        leaves=page_leaves(blocks[0].element) if blocks else [],
+        leaves=(page_leaves(blocks[0].element) + block_texts(blocks)) if blocks else [],
         fingerprints=block_fingerprints(blocks),
     )
