@@ -25,7 +25,7 @@ characters apart in length are more than ``k`` edits apart).
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -110,18 +110,19 @@ class LeafIndex:
     """``(tag, text)`` pairs with seed 000 §4 similarity lookup.
 
     :meth:`find` returns the position of the first added pair with the same tag and a similar
-    text, or ``None``. Exact pairs are found by hashing; other candidates are only those of the
-    same tag and a length within ``len(text) // 8`` of ``text`` (a necessary condition for
-    similarity), so a lookup touches few texts.
+    text, or ``None``. Exact pairs are found by hashing. For the others, each tag keeps its
+    texts ordered by length, and only the run whose length is within ``len(text) // 8`` of
+    ``text`` is compared (a necessary condition: an edit distance is at least the difference
+    of the lengths), in one rapidfuzz scan, so a lookup touches few texts.
     """
 
-    __slots__ = ("_exact", "_by_length", "_lengths", "items")
+    __slots__ = ("_exact", "_by_tag", "items")
 
     def __init__(self) -> None:
         self.items: list[tuple[str, str]] = []
         self._exact: dict[tuple[str, str], int] = {}
-        self._by_length: dict[tuple[str, int], tuple[list[int], list[str]]] = {}
-        self._lengths: dict[str, list[int]] = {}
+        # tag -> (lengths ascending, texts, positions): three parallel lists
+        self._by_tag: dict[str, tuple[list[int], list[str], list[int]]] = {}
 
     def __len__(self) -> int:
         return len(self.items)
@@ -131,12 +132,14 @@ class LeafIndex:
         k = len(self.items)
         self.items.append((tag, text))
         self._exact.setdefault((tag, text), k)
-        bucket = self._by_length.get((tag, len(text)))
-        if bucket is None:
-            bucket = self._by_length[(tag, len(text))] = ([], [])
-            insort(self._lengths.setdefault(tag, []), len(text))
-        bucket[0].append(k)
-        bucket[1].append(text)
+        run = self._by_tag.get(tag)
+        if run is None:
+            run = self._by_tag[tag] = ([], [], [])
+        lengths, texts, positions = run
+        at = bisect_right(lengths, len(text))  # after equal lengths: positions stay ascending among them
+        lengths.insert(at, len(text))
+        texts.insert(at, text)
+        positions.insert(at, k)
         return k
 
     def find(self, tag: str, text: str) -> int | None:
@@ -146,21 +149,19 @@ class LeafIndex:
             return k
         n = len(text)
         limit = n // 8
-        lengths = self._lengths.get(tag)
-        if limit == 0 or not lengths:
+        run = self._by_tag.get(tag)
+        if limit == 0 or run is None:
+            return None
+        lengths, texts, positions = run
+        # texts shorter than 9 characters are similar only when equal (cutoff 0): found above
+        lo, hi = bisect_left(lengths, max(n - limit, 9)), bisect_right(lengths, n + limit)
+        if lo >= hi:
             return None
         best = None
-        for at in range(bisect_left(lengths, max(n - limit, 9)), bisect_right(lengths, n + limit)):
-            length = lengths[at]
-            cutoff = min(n, length) // 8  # seed 000: D <= min(len(a), len(b)) // 8
-            if abs(n - length) > cutoff:
-                continue
-            positions, texts = self._by_length[(tag, length)]
-            hits = process.extract(text, texts, scorer=Levenshtein.distance, score_cutoff=cutoff, limit=None)
-            if hits:
-                first = positions[min(hit[2] for hit in hits)]
-                if best is None or first < best:
-                    best = first
+        for other, distance, at in process.extract(text, texts[lo:hi], scorer=Levenshtein.distance, score_cutoff=limit, limit=None):
+            # seed 000: similar iff D <= min(len(a), len(b)) // 8 (limit is the bound for b >= a)
+            if distance <= min(n, len(other)) // 8 and (best is None or positions[lo + at] < best):
+                best = positions[lo + at]
         return best
 
 
