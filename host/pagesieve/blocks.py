@@ -73,6 +73,7 @@ class Block:
     sub_links: int = 0
     sub_images: int = 0
     pre: bool = False
+    _text: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def tag(self) -> str:
@@ -87,10 +88,14 @@ class Block:
 
     @property
     def text(self) -> str:
-        """Own text with white space collapsed (verbatim inside ``<pre>``)."""
-        if self.pre:
-            return "".join(self.pieces)
-        return " ".join("".join(self.pieces).split())
+        """Own text with white space collapsed (verbatim inside ``<pre>``). Made once, when
+        first asked for (features, template lookups and fingerprints all read it): ``pieces``
+        must not change after :func:`segment` has filled them."""
+        text = self._text
+        if text is None:
+            text = "".join(self.pieces) if self.pre else " ".join("".join(self.pieces).split())
+            self._text = text
+        return text
 
 
 def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:
