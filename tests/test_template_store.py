@@ -320,3 +320,21 @@ def test_version_1_store_is_migrated(tmp_path):
         assert store.schema_version == SCHEMA_VERSION == 2
         assert store.sites()[0].pages == 4  # kept
         assert store.learn(summarise(parse_html(site_page(1), url="https://old.example/a")))
+
+
+def test_evidence_is_computed_for_the_kinds_asked_only(store):
+    """A page judged with the library alone (the default) does not pay for the layout diff's
+    fingerprints; asked for, the diff still finds the site's navigation in the reference page."""
+    learn_pages(store, range(3))
+    url = "https://harbour.example/news/3"
+    page = parse_html(site_page(3), url=url)
+    preprocess(page)
+    blocks = segment(page.root)
+    templates = store.templates_for("harbour.example", url)
+    assert len(templates.reference)
+    nav = next(b.index for b in blocks if b.text.startswith("Harbour News"))
+    both = page_evidence(blocks, templates, ("library", "diff"))
+    library_only = page_evidence(blocks, templates, ("library",))
+    assert both.in_reference[nav] and not any(library_only.in_reference)
+    assert library_only.template_share == both.template_share and max(both.template_share) == 1.0
+    assert not any(page_evidence(blocks, templates, ("diff",)).template_share)

@@ -501,7 +501,8 @@ def judge_page(
     analysis = analyse(page, title_only=title_only)
     keep = classify(analysis, model)
     if templates is not None:
-        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates), evidence_kinds)
+        evidence_kinds = tuple(evidence_kinds)
+        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates, evidence_kinds), evidence_kinds)
     if corrections:
         apply_rules(analysis.page, analysis.blocks, keep, corrections)
     return analysis, keep

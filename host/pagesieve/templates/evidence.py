@@ -84,14 +84,23 @@ class TemplateEvidence:
     duplicate_share: float = DUPLICATE_SHARE
 
 
-def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> TemplateEvidence:
-    """The evidence of ``templates`` for ``blocks`` (all zero/False without templates)."""
+def page_evidence(
+    blocks: Sequence[Block], templates: SiteTemplates | None, kinds: Iterable[str] = EVIDENCE_KINDS
+) -> TemplateEvidence:
+    """The evidence of ``templates`` for ``blocks`` (all zero/False without templates).
+
+    Only the ``kinds`` (of :data:`EVIDENCE_KINDS`) asked for are computed; the others stay
+    zero/False (``sst_noise`` ``None``), which :func:`apply_evidence` with the same kinds never
+    reads. The layout diff's fingerprints of every block subtree cost about as much as the
+    library lookups, so a page judged with the library alone (:data:`DEFAULT_KINDS`) skips them.
+    """
+    kinds = frozenset(kinds)
     n = len(blocks)
     share = [0.0] * n
     if templates is None or n == 0:
         return TemplateEvidence(share, [False] * n)
     library = templates.library
-    if library.entries or library.pages_in_batch >= library.min_frequency:
+    if "library" in kinds and (library.entries or library.pages_in_batch >= library.min_frequency):
         block_of = {b.element: b.index for b in blocks}
         matched = [0] * n
         for element in blocks[0].element.iter(*library_tags(library)):
@@ -107,12 +116,12 @@ def page_evidence(blocks: Sequence[Block], templates: SiteTemplates | None) -> T
             if is_text_block(b) and library.is_template(b.element.tag, b.text):
                 matched[b.index] = b.chars
         share = [min(matched[b.index] / b.chars, 1.0) if b.chars else 0.0 for b in blocks]
-    if len(templates.reference):
+    if "diff" in kinds and len(templates.reference):
         in_reference = identical_blocks(block_fingerprints(blocks), templates.reference)
     else:
         in_reference = [False] * n
     sst_noise = None
-    if templates.sst is not None:
+    if "sst" in kinds and templates.sst is not None:
         mapped = templates.sst.map_page(blocks[0].element)
         sst_noise = [bool((node := mapped.get(b.element)) is not None and node.noise) for b in blocks]
     guard = COLD_START_DUPLICATE_SHARE if templates.fetched else DUPLICATE_SHARE
