@@ -71,3 +71,19 @@ def test_eval_cold_start_compares_each_page_with_the_page_it_links_to(datasets_d
     assert row["pages"] == 23 and 0 < row["f1"] < 1
     referenced = int(captured.err.split("dragnet: ")[1].split(" of 23")[0])
     assert referenced >= 10, captured.err
+
+
+def test_bench_learn_learns_real_sites_from_snapshots_and_html(datasets_dir, capsys):
+    """`pagesieve bench-learn` learns each big9 site as the host does (from snapshots) or from
+    HTML; after 11 visits a batch of 10 has closed, so every site has template entries."""
+    from pagesieve.cli import main
+
+    for extra, source in (([], "learned from snapshots"), (["--html"], "learned from HTML")):
+        assert main(["bench-learn", str(datasets_dir / "big9"), "--pages", "11", *extra]) == 0
+        out = capsys.readouterr().out
+        rows = [line.split() for line in out.splitlines() if line.split()[:2] and line.split()[1] == "11"]
+        assert len(rows) == 7, out  # one row per big9 site
+        assert all(int(row[6]) > 0 and int(row[7]) > 0 for row in rows), out  # entries, site bytes
+        assert source in out
+        total = next(line.split() for line in out.splitlines() if line.startswith("all "))
+        assert total[1] == "77" and float(total[2]) > 0
