@@ -17,8 +17,10 @@ By default each page is learned as the host learns it, from a snapshot
 (:func:`~pagesieve.page.snapshot.page_to_snapshot` of the parsed HTML, read back with
 :func:`~pagesieve.page.snapshot.parse_snapshot`); its pre-processing reads the rendering the
 snapshot states instead of guessing it from the HTML. ``--html`` times pages parsed from HTML
-instead (what ``pagesieve learn FILE`` does), whose pre-processing has more to guess. Printed: median and 95th percentile
-per visit, per site, and the site's bytes in the store and the file size after the last visit.
+instead (what ``pagesieve learn FILE`` does), whose pre-processing has more to guess.
+
+Printed: median and 95th percentile per visit, per site, and the site's bytes in the store and
+the file size after the last visit.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pages", type=_positive_int, default=100, metavar="N",
                         help="page visits learned per site (default: 100)")
     parser.add_argument("--html", action="store_true",
-                        help="learn pages parsed from HTML instead of snapshots (the host's path)")
+                        help="learn pages parsed from HTML (as `pagesieve learn FILE` does) instead of "
+                             "snapshots (what the host learns from)")
 
 
 def main(args: argparse.Namespace) -> int:
