@@ -55,7 +55,7 @@ def test_example_html_structure(article):
     # pre keeps its line breaks and indentation
     assert "def proof_minutes(base_minutes, altitude_m):\n    # about 8 % faster" in html
     # the lazy image gets its real source, resolved against the page URL
-    assert 'src="https://hillkitchen.example/images/two-loaves.jpg"' in html
+    assert 'src="https://hillkitchen.example/images/two-loaves.svg"' in html
     assert "<figcaption>" in html
     # sanitised: no scripts, no forms, no class attributes, no node ids
     for banned in ("<script", "<form", "<input", "class=", "data-ps-id", "onclick"):

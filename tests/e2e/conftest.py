@@ -16,8 +16,13 @@ CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = REPO / "tests" / "artifacts"
 
 
+IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg"}
+"""Content types of the example page's images (``examples/images/``), by suffix."""
+
+
 class _Pages(http.server.BaseHTTPRequestHandler):
-    """/example/ -> examples/article.html; /ds/<dataset>/<id>/ -> the dataset page (read in place)."""
+    """/example/ -> examples/article.html; /images/<name> -> examples/images/<name>;
+    /ds/<dataset>/<id>/ -> the dataset page (read in place)."""
 
     datasets: Path | None = None
     extra: dict[str, bytes] = {}  # "/path/" -> page, registered by tests (serve_page)
@@ -27,7 +32,12 @@ class _Pages(http.server.BaseHTTPRequestHandler):
         self.seen.append((self.path, self.headers.get("Cookie")))
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         body = None
-        if "/" + "/".join(parts) + "/" in self.extra:
+        content_type = "text/html; charset=utf-8"
+        if len(parts) == 2 and parts[0] == "images" and Path(parts[1]).suffix in IMAGE_TYPES:
+            image = REPO / "examples" / "images" / parts[1]
+            if image.is_file():
+                body, content_type = image.read_bytes(), IMAGE_TYPES[image.suffix]
+        elif "/" + "/".join(parts) + "/" in self.extra:
             body = self.extra["/" + "/".join(parts) + "/"]
         elif parts[:1] == ["example"]:
             body = (REPO / "examples" / "article.html").read_bytes()
@@ -39,7 +49,7 @@ class _Pages(http.server.BaseHTTPRequestHandler):
             self.send_error(404)
             return
         self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)

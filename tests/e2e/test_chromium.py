@@ -52,6 +52,10 @@ def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server,
     # the lead image (og:image, not served here) goes once it fails to load: no empty box
     page.wait_for_function("""() => ![...document.querySelector('pagesieve-reader').shadowRoot
         .querySelector('article').children].some((e) => e.tagName === 'IMG')""", timeout=5000)
+    # the lazy figure (a placeholder src, the picture in data-src) shows its picture, served here
+    page.wait_for_function("""() => [...document.querySelector('pagesieve-reader').shadowRoot
+        .querySelectorAll('.content figure img')].some((e) => e.complete && e.naturalWidth > 0
+        && e.currentSrc.endsWith('/images/two-loaves.svg'))""", timeout=5000)
     page.screenshot(path=str(artifacts / "chromium-reader.png"), caret="initial", animations="allow")
     page.keyboard.press("Escape")
     assert page.evaluate("() => document.querySelector('pagesieve-reader')") is None
