@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import http.server
+import mimetypes
 import threading
 from pathlib import Path
 
@@ -14,10 +15,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = REPO / "tests" / "artifacts"
-
-
-IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg"}
-"""Content types of the example page's images (``examples/images/``), by suffix."""
 
 
 class _Pages(http.server.BaseHTTPRequestHandler):
@@ -33,10 +30,11 @@ class _Pages(http.server.BaseHTTPRequestHandler):
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         body = None
         content_type = "text/html; charset=utf-8"
-        if len(parts) == 2 and parts[0] == "images" and Path(parts[1]).suffix in IMAGE_TYPES:
-            image = REPO / "examples" / "images" / parts[1]
-            if image.is_file():
-                body, content_type = image.read_bytes(), IMAGE_TYPES[image.suffix]
+        image = REPO / "examples" / "images" / parts[1] if len(parts) == 2 and parts[0] == "images" else None
+        if image is not None:
+            kind, _encoding = mimetypes.guess_type(image.name)
+            if image.is_file() and kind is not None and kind.startswith("image/"):
+                body, content_type = image.read_bytes(), kind
         elif "/" + "/".join(parts) + "/" in self.extra:
             body = self.extra["/" + "/".join(parts) + "/"]
         elif parts[:1] == ["example"]:
