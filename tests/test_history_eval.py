@@ -87,3 +87,48 @@ def test_bench_learn_learns_real_sites_from_snapshots_and_html(datasets_dir, cap
         assert source in out
         total = next(line.split() for line in out.splitlines() if line.startswith("all "))
         assert total[1] == "77" and float(total[2]) > 0
+
+
+def test_template_ceiling_removes_recurring_noise_and_keeps_recurring_article_text(datasets_dir):
+    """The perfect template of `--template-ceiling` on blogs.nfl.com (dragnet, 23 pages):
+    "Posted in: News | comments |" recurs on other pages of the site and is not in R513's
+    truth, so it goes; the comment rules recur on every page too, but the truth counts them as
+    the article's, so they stay."""
+    from pagesieve.evaluation.ceiling import TemplateCeiling, token_line
+
+    assert token_line("Updated 12:05, May 3rd") == " updated 0 0 may 0 "
+    dataset = load_dataset(datasets_dir / "dragnet")
+    html, url = read_page(dataset, "R513"), dataset.record("R513").url
+    single = extract(html, url).text
+    ceiling = TemplateCeiling(dataset, lambda h, u: extract(h, u).text)
+    ceiling.prepare("R513")
+    bounded = ceiling(html, url)
+    assert "Posted in: News | comments |" in single.splitlines()
+    assert "Posted in: News | comments |" not in bounded.splitlines()
+    rules = "Comments may be no longer than 2000 characters"
+    assert rules in single and rules in bounded
+    assert ceiling.removed_lines >= 1
+    assert set(bounded.splitlines()) < set(single.splitlines())
+    # a page of no site, or alone in its site, is left as it is
+    for lone in (next(r.id for r in dataset.rows if r.site is None),
+                 next(r.id for r in dataset.rows if r.site == "vitals.nbcnews.com")):
+        ceiling.prepare(lone)
+        lone_html = read_page(dataset, lone)
+        assert ceiling(lone_html, None) == extract(lone_html).text
+
+
+def test_eval_template_ceiling_bounds_history_all(datasets_dir, capsys):
+    """On blogs.nfl.com the learned templates remove comment rules that dragnet's truth counts,
+    so `--history all` stays under single page, while the ceiling is above it."""
+    import json
+
+    from pagesieve.cli import main
+
+    base = [str(datasets_dir / "dragnet"), "--split", "all", "--where", "site=blogs.nfl.com", "--json"]
+    assert main(["eval", *base, "--template-ceiling"]) == 0
+    [row] = json.loads(capsys.readouterr().out)["datasets"]
+    assert row["template_ceiling"]["removed_lines"] > 0
+    assert row["template_ceiling"]["f1"] > row["f1"]
+    assert main(["eval", *base, "--history", "all"]) == 0
+    [history] = json.loads(capsys.readouterr().out)["datasets"]
+    assert history["f1"] < row["template_ceiling"]["f1"]

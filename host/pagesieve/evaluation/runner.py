@@ -7,7 +7,7 @@
                    [--split-file PATH] [--limit N] [--min-site-pages N]
                    [--where FIELD=VALUE]
                    [--history K|all [--templates library,diff,sst|none] [--history-where FIELD=VALUE]]
-                   [--cold-start]
+                   [--cold-start] [--template-ceiling]
 
 For every dataset folder (layout: ``../shared/datasets/README.md``; a bare name such as
 ``l3s_gn1`` is looked up in :func:`~pagesieve.evaluation.datasets.default_datasets_dir`) the
@@ -34,6 +34,8 @@ Split file format::
 each page's site, as :mod:`pagesieve.evaluation.history` describes; peers run as usual.
 ``--cold-start``: no history, but the reference page the extension's opt-in cold start would
 fetch, where the dataset holds it (:class:`~pagesieve.evaluation.history.ColdStartExtractor`).
+``--template-ceiling``: one more row, the single-page output with a perfect site template's
+removals, the bound on what ``--history`` can add (:mod:`pagesieve.evaluation.ceiling`).
 
 Timing: ``time.perf_counter`` around the extractor call alone, on the HTML string already
 read and gunzipped, after one untimed warm-up call of each extractor (on the first selected
@@ -480,6 +482,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(pagesieve.templates.cold_start), when the dataset holds it",
     )
     parser.add_argument(
+        "--template-ceiling", action="store_true",
+        help="also score the single-page output with a perfect site template's removals (reads the "
+        "truth: the most that --history can add, see pagesieve.evaluation.ceiling)",
+    )
+    parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
         help="template evidence used with --history: comma-separated of library, diff, sst (default: library); 'none' for none",
     )
@@ -672,6 +679,14 @@ def main(args: argparse.Namespace) -> int:
         entry: dict[str, Any] = {"name": ds.name, **own.summary(), "peers": {}}
         median, sites = site_f1_median(own)
         entry["site_f1_median"], entry["sites"] = _num(median, 6), sites
+        if getattr(args, "template_ceiling", False):
+            from pagesieve.evaluation.ceiling import TemplateCeiling
+
+            ceiling = TemplateCeiling(ds, extractor)
+            bound = evaluate(ds, ceiling, ids, name="template ceiling", before_page=ceiling.prepare)
+            results.append(bound)
+            entry["template_ceiling"] = {**bound.summary(), "site_f1_median": _num(site_f1_median(bound)[0], 6),
+                                         "removed_lines": ceiling.removed_lines}
         for peer_name, peer in peers:
             res = evaluate(ds, peer, ids, name=peer_name)
             results.append(res)
