@@ -36,17 +36,18 @@ EVIDENCE_KINDS = ("library", "diff", "sst")
 DEFAULT_KINDS = ("library",)
 """The kinds used unless asked otherwise (sst is not stored yet, so it cannot be the default
 live). Measured with ``pagesieve eval DATASET
---min-site-pages 5 --history K --templates KINDS`` (held-out pages; single page: big9 0.972,
-daniel 0.940, dragnet 0.932):
+--min-site-pages 5 --history K --templates KINDS`` (held-out pages; single page: big9 0.977,
+daniel 0.941, dragnet 0.948; the most any removal by templates can reach, ``pagesieve eval
+DATASET --min-site-pages 5 --template-ceiling``: big9 0.980, daniel 0.967, dragnet 0.953):
 
 ===========  ======  =====  ========  =====  =========  =====
 kinds        big9 3  all    daniel 3  all    dragnet 3  all
 ===========  ======  =====  ========  =====  =========  =====
-library      0.972   0.974  0.944     0.952  0.928      0.928
-diff         0.972   0.972  0.950     0.947  0.926      0.924
-sst          0.972   0.973  0.946     0.946  0.930      0.932
-library,sst  -       0.974  -         0.953  -          0.929
-library,diff 0.972   0.974  0.951     0.956  0.926      0.924
+library      0.977   0.979  0.947     0.957  0.945      0.947
+diff         0.977   0.977  0.951     0.949  0.942      0.940
+sst          0.977   0.978  0.947     0.947  0.946      0.948
+library,sst  -       0.979  -         0.954  -          0.947
+library,diff 0.977   0.979  0.952     0.959  0.942      0.942
 ===========  ======  =====  ========  =====  =========  =====
 
 The diff (seed 004) mostly removed text that dragnet's truth counts as content (recaps shared
