@@ -31,7 +31,6 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 from pagesieve.evaluation.datasets import load_dataset, read_page
@@ -57,10 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Run the benchmark and print one row per site and a total row."""
     dataset = load_dataset(_resolve_dataset_dir(args.dataset))
-    by_site: dict[str, list[str]] = defaultdict(list)
-    for row in dataset.rows:
-        if row.site is not None:
-            by_site[row.site].append(row.id)
+    by_site = dataset.site_pages()
     header = ("site", "pages", "summarise ms p50", "store ms p50", "learn ms p50", "learn ms p95", "entries", "site bytes", "file bytes")
     rows = [header]
     all_learn: list[float] = []

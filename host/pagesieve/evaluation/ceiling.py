@@ -24,7 +24,6 @@ single page.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable
 
 from lxml import etree
@@ -63,10 +62,7 @@ class TemplateCeiling:
     def __init__(self, dataset: Dataset, extractor: Callable[[str, str | None], str]) -> None:
         self.dataset = dataset
         self.extractor = extractor
-        self._site_pages: dict[str, list[str]] = defaultdict(list)
-        for row in dataset.rows:
-            if row.site is not None:
-                self._site_pages[row.site].append(row.id)
+        self._site_pages = dataset.site_pages()
         self._page_text: dict[str, str] = {}
         self._page: str | None = None
         self.removed_lines = 0

@@ -79,6 +79,15 @@ class Dataset:
         """Page ids in index order."""
         return [r.id for r in self.rows]
 
+    def site_pages(self) -> dict[str, list[str]]:
+        """``{site: page ids in index order}`` over the whole index; pages with no site are
+        in no group."""
+        groups: dict[str, list[str]] = {}
+        for r in self.rows:
+            if r.site is not None:
+                groups.setdefault(r.site, []).append(r.id)
+        return groups
+
     def record(self, page_id: str) -> PageRecord:
         """The index row of ``page_id``; :class:`DatasetError` if the dataset has no such page."""
         try:

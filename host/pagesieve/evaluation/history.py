@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
-from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urldefrag
@@ -67,10 +66,7 @@ class HistoryExtractor:
         self._dir = Path(tempfile.mkdtemp(prefix="pagesieve-history-"))
         self.store = TemplateStore(self._dir / "templates.sqlite3")
         self._summaries: dict[str, PageSummary] = {}
-        self._site_pages: dict[str, list[str]] = defaultdict(list)
-        for row in dataset.rows:
-            if row.site is not None:
-                self._site_pages[row.site].append(row.id)
+        self._site_pages = dataset.site_pages()
         self._key: str | None = None
         self.learned: list[str] = []
         self._bodies: dict[str, object] = {}
