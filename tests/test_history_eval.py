@@ -132,3 +132,76 @@ def test_eval_template_ceiling_bounds_history_all(datasets_dir, capsys):
     assert main(["eval", *base, "--history", "all"]) == 0
     [history] = json.loads(capsys.readouterr().out)["datasets"]
     assert history["f1"] < row["template_ceiling"]["f1"]
+
+
+def test_template_stage_learns_from_training_pages_and_reads_the_evidence(datasets_dir):
+    """The third stage of ``--template-stage`` (evidence as features): its history never reads
+    a held-out page, and the evidence columns change its verdicts (the control's do not)."""
+    import numpy as np
+
+    from pagesieve.classifier import default_model
+    from pagesieve.evaluation.evidence_stage import EVIDENCE_FEATURES, SCORE_FEATURES, fit_stage, training_rows
+    from pagesieve.evaluation.runner import default_split_file, load_split
+
+    split = load_split(default_split_file())
+    train = frozenset(split["dragnet"]["train"])
+    dataset = load_dataset(datasets_dir / "dragnet")
+    history = HistoryExtractor(dataset, None, only=train)
+    try:
+        learned = [history.history_of(i) for i in sorted(train)]
+        assert any(learned)
+        assert all(set(h) <= train for h in learned)
+        assert all(i not in h for i, h in zip(sorted(train), learned))
+    finally:
+        history.close()
+
+    rows, y, pages = training_rows(datasets_dir, split, default_model(), limit=40)
+    assert pages > 20 and rows.shape == (len(y), len(SCORE_FEATURES) + len(EVIDENCE_FEATURES))
+    assert set(np.unique(y)) == {0, 1}
+    with_evidence = fit_stage(rows, y, pages)
+    control = fit_stage(rows, y, pages, with_evidence=False)
+    assert control.names == SCORE_FEATURES
+    blank = rows.copy()
+    blank[:, len(SCORE_FEATURES):] = 0.0
+    has_evidence = rows[:, len(SCORE_FEATURES):].any(axis=1)
+    assert has_evidence.sum() > 100
+    assert not np.allclose(with_evidence.probability(rows[has_evidence]), with_evidence.probability(blank[has_evidence]))
+    assert np.array_equal(control.probability(rows), control.probability(blank))
+
+
+def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets_dir):
+    """A stage that cuts the context probability at the shipped 0.5 and reads nothing else
+    judges a templated page as the shipped path does (classifier, page rules, then removal)."""
+    import numpy as np
+
+    from pagesieve.classifier import default_model
+    from pagesieve.evaluation.evidence_stage import SCORE_FEATURES, EvidenceStage, judge_with_stage
+    from pagesieve.extract import judge_page
+    from pagesieve.page.html import parse_html
+
+    dataset = load_dataset(datasets_dir / "dragnet")
+    history = HistoryExtractor(dataset, None)
+    try:
+        checked = 0
+        for page_id in ("R513", "R500", "R510"):
+            history.prepare(page_id)
+            record = dataset.record(page_id)
+            templates = history.templates(record.url)
+            html = read_page(dataset, page_id)
+            model = default_model()
+            assert model.context_threshold == 0.5
+            cut = EvidenceStage(np.array([1000.0, 0.0, 0.0]), -500.0, (0, 1, 2), SCORE_FEATURES, 0, 0)
+            _, by_stage = judge_with_stage(parse_html(html, url=record.url), model, templates, cut)
+            _, shipped = judge_page(parse_html(html, url=record.url), model, templates)
+            assert by_stage == shipped
+            checked += sum(shipped)
+        assert checked > 20
+    finally:
+        history.close()
+
+
+def test_eval_template_stage_needs_history(datasets_dir, capsys):
+    from pagesieve.cli import main
+
+    assert main(["eval", str(datasets_dir / "big9"), "--limit", "2", "--template-stage", "evidence"]) == 6
+    assert "--template-stage needs --history" in capsys.readouterr().err

@@ -259,19 +259,29 @@ class BlockClassifier:
             passes the cut, the blocks within :data:`FALLBACK_MARGIN` of the best score are
             kept: a reader asked for an article, and an empty one is never the better answer.
         """
-        d = self.decision(x)
-        if self.context is None or len(d) == 0:
-            keep, score = d > self.threshold, d
+        d, score = self.scores(tree, candidates, x)
+        if self.context is None:
+            keep = d > self.threshold
         else:
-            z = context_features(tree, candidates, x, d)
-            score = np.zeros(len(d))
-            judged = d >= SURE_NOISE_DECISION
-            if judged.any():
-                score[judged] = self.context.probability(z[judged])
             keep = (score > self.context_threshold) | (d >= SURE_CONTENT_DECISION)
         if len(score) and not keep.any():
             keep = score >= score.max() - FALLBACK_MARGIN
         return keep, score
+
+    def scores(self, tree: tuple, candidates: list[int], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(decision, score)`` of the candidate blocks, both ``(n,)``, before any cut: the SVM
+        decision, and the context stage's probability of content (0 under
+        :data:`SURE_NOISE_DECISION`), or the decision again without a context stage. Arguments
+        as :meth:`classify`."""
+        d = self.decision(x)
+        if self.context is None or len(d) == 0:
+            return d, d
+        z = context_features(tree, candidates, x, d)
+        score = np.zeros(len(d))
+        judged = d >= SURE_NOISE_DECISION
+        if judged.any():
+            score[judged] = self.context.probability(z[judged])
+        return d, score
 
 
 @lru_cache(maxsize=1)

@@ -84,14 +84,21 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
         is_content, _score = model.classify(tree, analysis.candidates, model_rows(analysis, model))
         for i, flag in zip(analysis.candidates, is_content):
             keep[i] = bool(flag)
-        headline = headline_block(analysis, keep)
-        if headline is not None:
-            keep[headline] = True
-        complete_structures(analysis.blocks, keep)
-        drop_comment_sections(analysis.blocks, keep)
-        drop_boilerplate_labels(analysis.blocks, keep)
-        drop_unrendered_templates(analysis.blocks, keep)
+        settle(analysis, keep)
     return keep
+
+
+def settle(analysis: Analysis, keep: list[bool]) -> None:
+    """The page-level rules that follow the classifier's verdicts, in place: the headline is
+    kept (:func:`headline_block`), structures are completed (:func:`complete_structures`), and
+    comment sections, boilerplate labels and unrendered templates are dropped."""
+    headline = headline_block(analysis, keep)
+    if headline is not None:
+        keep[headline] = True
+    complete_structures(analysis.blocks, keep)
+    drop_comment_sections(analysis.blocks, keep)
+    drop_boilerplate_labels(analysis.blocks, keep)
+    drop_unrendered_templates(analysis.blocks, keep)
 
 
 COMMENT_SECTION_RE = re.compile("comment(?!ary)|disqus")

@@ -53,13 +53,20 @@ class HistoryExtractor:
         kinds: evidence kinds to use (:data:`~pagesieve.templates.evidence.EVIDENCE_KINDS`).
         history_where: ``(field, value)``: only pages whose index field has that value (as
             text) are learned, e.g. ``("year", "2005")`` for the template-drift table.
+        only: when given, only these page ids are ever learned (the training side of the
+            split, for :mod:`pagesieve.evaluation.evidence_stage`).
+        stage: a fitted :class:`~pagesieve.evaluation.evidence_stage.EvidenceStage`: pages with
+            templates are judged by it (``--template-stage``) instead of by removal alone.
     """
 
     def __init__(
         self, dataset: Dataset, history: int | None, kinds: Iterable[str] = DEFAULT_KINDS,
-        history_where: tuple[str, str] | None = None,
+        history_where: tuple[str, str] | None = None, only: frozenset[str] | None = None,
+        stage=None,
     ) -> None:
         self.dataset = dataset
+        self.only = only
+        self.stage = stage
         self.history = history
         self.history_where = history_where
         self.kinds = tuple(kinds)
@@ -82,7 +89,7 @@ class HistoryExtractor:
         site = self.dataset.record(page_id).site
         if site is None:
             return []
-        others = [i for i in self._site_pages[site] if i != page_id]
+        others = [i for i in self._site_pages[site] if i != page_id and (self.only is None or i in self.only)]
         if self.history_where is not None:
             key, value = self.history_where
             others = [i for i in others if str(self.dataset.record(i).row.get(key)) == value]
@@ -140,6 +147,13 @@ class HistoryExtractor:
     def __call__(self, html: str, url: str | None) -> str:
         from pagesieve.extract import extract_page
 
+        if self.stage is not None:
+            from pagesieve.article.render import blocks_text
+            from pagesieve.classifier import default_model
+            from pagesieve.evaluation.evidence_stage import judge_with_stage
+
+            analysis, keep = judge_with_stage(parse_html(html, url=url), default_model(), self.templates(url), self.stage, self.kinds)
+            return blocks_text(analysis.blocks, keep)
         return extract_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds,
                             corrections=self.corrections).text
 

@@ -487,6 +487,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "truth: the most that --history can add, see pagesieve.evaluation.ceiling)",
     )
     parser.add_argument(
+        "--template-stage", choices=("evidence", "scores"), default=None,
+        help="with --history: pages with templates are judged by a third stage fitted on the training "
+        "pages of daniel and dragnet, reading the template evidence as features (evidence) or, as a "
+        "control, the classifier's scores alone (scores); see pagesieve.evaluation.evidence_stage",
+    )
+    parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
         help="template evidence used with --history: comma-separated of library, diff, sst (default: library); 'none' for none",
     )
@@ -556,17 +562,20 @@ def format_table(results: Sequence[EvalResult]) -> str:
     return "\n".join(lines)
 
 
-def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pred_dir: Path | None) -> EvalResult:
-    """:func:`evaluate` with a :class:`~pagesieve.evaluation.history.HistoryExtractor`."""
+def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pred_dir: Path | None,
+                      stage=None) -> EvalResult:
+    """:func:`evaluate` with a :class:`~pagesieve.evaluation.history.HistoryExtractor` (judged by
+    ``stage``, an :class:`~pagesieve.evaluation.evidence_stage.EvidenceStage`, when given)."""
     from pagesieve.evaluation.history import HistoryExtractor
     from pagesieve.templates.evidence import DEFAULT_KINDS
 
     kinds = DEFAULT_KINDS if args.templates is None else args.templates
     history = HistoryExtractor(
-        ds, None if args.history == "all" else args.history, kinds, getattr(args, "history_where", None)
+        ds, None if args.history == "all" else args.history, kinds, getattr(args, "history_where", None),
+        stage=stage,
     )
     try:
-        label = f"pagesieve+{args.history}"
+        label = f"pagesieve+{args.history}" + ("" if stage is None else f"+stage({args.template_stage})")
         return evaluate(ds, history, ids, name=label, predictions_dir=pred_dir, before_page=history.prepare)
     finally:
         history.close()
@@ -613,6 +622,26 @@ def site_f1_median(result: EvalResult) -> tuple[float, int]:
     return percentile(means, 50), len(means)
 
 
+def _template_stage(args: argparse.Namespace, split: dict | None, datasets: Sequence[Dataset]):
+    """The stage of ``--template-stage``, fitted on the training side of ``split`` (datasets
+    beside the first one evaluated, else the default folder).
+
+    Raises:
+        DatasetError: no ``--history``, no held-out split, or no training dataset found.
+    """
+    from pagesieve.classifier import default_model
+    from pagesieve.evaluation.evidence_stage import TRAIN_DATASETS, stage_for
+
+    if getattr(args, "history", None) is None:
+        raise DatasetError("--template-stage needs --history")
+    if split is None:
+        raise DatasetError("--template-stage needs the held-out split (its training side trains the stage)")
+    for base in [datasets[0].path.parent, default_datasets_dir()]:
+        if base is not None and all((base / name).is_dir() for name in TRAIN_DATASETS):
+            return stage_for(base, split, default_model(), with_evidence=args.template_stage == "evidence")
+    raise DatasetError(f"--template-stage: the training datasets {', '.join(TRAIN_DATASETS)} are not found")
+
+
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
 
@@ -653,6 +682,10 @@ def main(args: argparse.Namespace) -> int:
     ]
     _warm_up([extractor] + [p for _, p in peers], datasets, selected)
 
+    stage = None
+    if getattr(args, "template_stage", None) is not None:
+        stage = _template_stage(args, split, datasets)
+
     results: list[EvalResult] = []
     report: list[dict[str, Any]] = []
     for ds, ids in zip(datasets, selected):
@@ -665,7 +698,7 @@ def main(args: argparse.Namespace) -> int:
             own, ids = _evaluate_corrections(ds, ids, args, pred_dir)
             notes.append(f"{ds.name}: {own.corrections} correction(s) made; {len(ids)} page(s) scored")
         elif getattr(args, "history", None) is not None:
-            own = _evaluate_history(ds, ids, args, pred_dir)
+            own = _evaluate_history(ds, ids, args, pred_dir, stage)
         elif getattr(args, "cold_start", False):
             from pagesieve.evaluation.history import ColdStartExtractor
 
