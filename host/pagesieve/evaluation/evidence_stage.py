@@ -154,7 +154,8 @@ def judge_with_stage(
     analysis = analyse(page)
     keep = [False] * len(analysis.blocks)
     if analysis.candidates:
-        evidence = page_evidence(analysis.blocks, templates, STAGE_KINDS)
+        kinds = tuple(kinds)
+        evidence = page_evidence(analysis.blocks, templates, set(STAGE_KINDS) | set(kinds))
         rows, score = stage_rows(analysis, model, evidence)
         chosen = stage.probability(rows) > STAGE_CUT
         if not chosen.any():  # as the classifier: an empty article is never the better answer
@@ -162,8 +163,7 @@ def judge_with_stage(
         for i, flag in zip(analysis.candidates, chosen):
             keep[i] = bool(flag)
         settle(analysis, keep)
-        kinds = tuple(kinds)
-        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates, kinds), kinds)
+        apply_evidence(analysis.blocks, keep, evidence, kinds)
     return analysis, keep
 
 
