@@ -209,3 +209,18 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   );
   return true;
 });
+
+// A browser test's request to open the options page (content.js, "pagesieve:test-open-options"):
+// Firefox 153's WebDriver BiDi may not navigate to an extension page, so the extension opens it.
+// Honoured only in a development install (a temporary add-on, an unpacked extension); a user's
+// installed extension ignores it. The options page is opened once per background lifetime.
+let testOptionsOpened = false;
+api.runtime.onMessage.addListener((message) => {
+  if (!message || message.type !== "pagesieve.testOpenOptions" || testOptionsOpened) return false;
+  api.management.getSelf().then((self) => {
+    if (self.installType !== "development" || testOptionsOpened) return;
+    testOptionsOpened = true;
+    return api.runtime.openOptionsPage();
+  }).catch(() => { testOptionsOpened = false; });
+  return false;
+});

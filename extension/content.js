@@ -2,7 +2,8 @@
 // article in a reader overlay; "off" puts the page back exactly as it was.
 // Test hook (also used by the popup): runtime message {type: "pagesieve.run", mode} answered
 // with {ok: true, hidden, words} or {ok: false, error}; {type: "pagesieve.learn"} learns the page
-// as a page load does and answers {ok, learned, timing} (timed by pagesieve bench-browser).
+// as a page load does and answers {ok, learned, timing} (timed by pagesieve bench-browser);
+// {type: "pagesieve.state"} tells the tests when the page's on-load work is over (end of file).
 "use strict";
 (function () {
   const api = globalThis.browser ?? globalThis.chrome;
@@ -648,5 +649,23 @@
   });
   // when the page is idle, so that learning never competes with the page's own loading
   const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));
-  idle(() => learnOnLoad().catch(() => {}), { timeout: 5000 });
+  let loaded = false;  // the on-load work (learning, the site's auto mode) is over
+  idle(() => learnOnLoad().catch(() => {}).finally(() => { loaded = true; }), { timeout: 5000 });
+
+  // The page's state, for the browser tests, which wait on it instead of sleeping: runtime
+  // message {type: "pagesieve.state"} answered with {ok: true, loaded, coldStart}: whether the
+  // on-load work is over, and the cold-start option as this script holds it.
+  api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (!message || message.type !== "pagesieve.state") return false;
+    sendResponse({ ok: true, loaded, coldStart: coldStartOn });
+    return false;
+  });
+
+  // Firefox 153's WebDriver BiDi may not navigate to an extension page, so a browser test asks
+  // the extension to open its options page itself (from which it sends the messages above): the
+  // page dispatches the DOM event "pagesieve:test-open-options". The background honours it only
+  // in a development install (a temporary add-on or an unpacked extension), never in a user's.
+  document.addEventListener("pagesieve:test-open-options", () => {
+    api.runtime.sendMessage({ type: "pagesieve.testOpenOptions" }).catch(() => {});
+  });
 })();

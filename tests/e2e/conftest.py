@@ -102,6 +102,27 @@ def run_mode(chromium_context):
     return chromium_context.pagesieve_run
 
 
+def end_own_hosts(profile: Path) -> list[int]:
+    """End (SIGKILL) the pagesieve hosts started by this test run's Chromium, the one whose
+    ``--user-data-dir`` is ``profile``; returns their pids. Only descendants of this process are
+    looked at, never processes found by name: a user's own host, or another run's, may be running.
+    """
+    import psutil
+
+    ended = []
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if "pagesieve.native" not in proc.cmdline():
+                continue
+            if not any(f"--user-data-dir={profile}" in parent.cmdline() for parent in proc.parents()):
+                continue
+            proc.kill()
+            ended.append(proc.pid)
+        except psutil.NoSuchProcess:  # it exited meanwhile
+            continue
+    return ended
+
+
 @pytest.fixture(scope="session")
 def artifacts():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

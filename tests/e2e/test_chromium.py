@@ -11,6 +11,7 @@ from lxml import etree
 
 from pagesieve.evaluation.metric import prf_counts, tokens
 
+from .conftest import end_own_hosts
 from .pages import COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
 WORDS_OF_DOM = "() => document.documentElement.outerHTML"
@@ -289,14 +290,10 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
 
 def test_host_killed_mid_request_then_the_next_request_works(chromium_context, run_mode, server):
     """The page gets an error for the request the host died on; the next one starts a new host."""
-    import os
-    import signal
-    import subprocess
     import threading
 
     def kill_hosts():
-        for pid in subprocess.run(["pgrep", "-f", "pagesieve.native"], capture_output=True, text=True).stdout.split():
-            os.kill(int(pid), signal.SIGKILL)
+        end_own_hosts(chromium_context.pagesieve_profile)
 
     page = open_page(chromium_context, f"{server}/example/")
     failed = None
@@ -321,20 +318,26 @@ def test_host_killed_mid_request_then_the_next_request_works(chromium_context, r
     page.close()
 
 
-def test_popup_says_how_to_install_a_missing_host(chromium_context):
-    """Without the host registered, the popup says so and shows the one command that installs it."""
-    import os
-    import signal
+def test_popup_says_how_to_install_a_missing_host(chromium_context, tmp_path):
+    """Without the host registered, the popup says so and shows the one command that installs it.
+    Ending this browser's host leaves a host that this browser did not start running (a user's own,
+    or another run's)."""
     import subprocess
+    import sys
 
     from pagesieve.native.install import EXTENSION_ID, HOST_NAME
 
+    bystander = subprocess.Popen(
+        [sys.executable, "-m", "pagesieve.native", "--store", str(tmp_path / "t.sqlite3"), "--log-dir", str(tmp_path / "log"),
+         "--library-dir", str(tmp_path / "library"), "--labels", str(tmp_path / "labels.sqlite3"), "chrome-extension://abc/"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
     manifest = chromium_context.pagesieve_profile / "NativeMessagingHosts" / f"{HOST_NAME}.json"
     aside = manifest.with_suffix(".away")
     manifest.rename(aside)  # the host is not installed any more
     try:
-        for pid in subprocess.run(["pgrep", "-f", "pagesieve.native"], capture_output=True, text=True).stdout.split():
-            os.kill(int(pid), signal.SIGKILL)  # and the running one is gone
+        ended = end_own_hosts(chromium_context.pagesieve_profile)  # and the one this browser runs is gone
+        assert bystander.pid not in ended and bystander.poll() is None, "a host this browser did not start was ended"
         popup = chromium_context.new_page()
         popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")  # the fixed ID of the manifest key
         popup.wait_for_selector("#install", state="visible", timeout=15000)
@@ -344,6 +347,8 @@ def test_popup_says_how_to_install_a_missing_host(chromium_context):
         popup.close()
     finally:
         aside.rename(manifest)
+        bystander.stdin.close()  # the host exits at the end of its input
+        bystander.wait(timeout=30)
 
 
 def test_options_page_lists_learned_sites_and_forgets_one(chromium_context, server):

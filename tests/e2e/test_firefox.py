@@ -26,7 +26,7 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
     if not Path(FIREFOX).exists():
         pytest.skip(f"{FIREFOX} is not installed (apt-get install firefox-esr; .ci/run does it)")
     if shutil.which("node") is None or not (DRIVER / "node_modules" / "puppeteer-core").is_dir():
-        pytest.skip("puppeteer-core is not installed: (cd tests/e2e/firefox && npm install); .ci/run does it")
+        pytest.skip("puppeteer-core is not installed: (cd tests/e2e/firefox && npm ci); .ci/run does it")
     from pagesieve.evaluation.datasets import load_dataset, read_truth
     from pagesieve.evaluation.runner import load_split, select_ids
     from pagesieve.native.install import install
@@ -48,10 +48,15 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
         serve_page(f"/ff-harbour/{name}/", NEWS_PAGE.format(
             title=f"Harbour {name} news", hash=hash1, hash2=hash2, lead=f"The {name} story starts here.",
             promo=f"Get the Harbour Daily weekend edition ({name}) for half price this month."))
+    # the page that asks the extension to open its options page, from which the driver sends its
+    # messages: on "localhost", another site than the pages under test (127.0.0.1), so that its
+    # visit teaches their site nothing
+    serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({
         "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
         "uuid": UUID, "screenshots": str(artifacts), "urls": urls,
+        "control": server.replace("127.0.0.1", "localhost") + "/control/",
         "correction": {"urls": [f"{server}/ff-harbour/wall/", f"{server}/ff-harbour/ferry/"],
                        "target": "weekend edition", "hidden": ".promo", "shown": "article"},
         "coldStart": cold_start,

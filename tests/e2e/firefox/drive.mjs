@@ -1,8 +1,13 @@
 // Drives Firefox ESR with the unpacked extension over WebDriver BiDi (puppeteer-core) for
 // tests/e2e/test_firefox.py. Usage: node drive.mjs PLAN.json -> one JSON object on stdout.
-// PLAN: {extension, firefox, uuid, screenshots, urls: [...]}. For each URL: open it, then send the
-// content script's test hook ("pagesieve.run") hide, off, reader from an extension page, press
-// Escape; report each answer, the visible text and the DOM at each step. PLAN.correction
+// PLAN: {extension, firefox, uuid, screenshots, control, urls: [...]}. Firefox 153's BiDi may not
+// navigate to an extension page, so the extension opens its own options page when the page at
+// PLAN.control (on another site than the pages under test) dispatches "pagesieve:test-open-options"
+// (content.js; honoured by a temporary add-on only), and this script drives that tab. For each
+// URL: open it, wait until its content script has done its on-load work, then send the content
+// script's test hook ("pagesieve.run") hide, off, reader from the options page, press Escape;
+// report each answer, the visible text and the DOM at each step. Nothing waits a fixed time: each
+// wait polls for what it names, and a failure says what it waited for. PLAN.correction
 // (optional): {urls: [page, other page of the site], target, hidden, shown}: a "Hide this"
 // correction made with the picker, checked after a reload and on the other page.
 // PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
@@ -25,18 +30,55 @@ const browser = await puppeteer.launch({
   },
 });
 const out = { pages: [] };
+
+// Poll check() every 100 ms until it gives a true value, which is returned; after `seconds`, fail
+// naming what was awaited.
+async function waitFor(what, check, seconds = 30) {
+  const end = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`waited ${seconds} s for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// The options page the extension opened (puppeteer cannot see a moz-extension:// address, its
+// tab shows about:blank: each tab is asked where it is).
+async function optionsTab(url) {
+  for (const page of await browser.pages()) {
+    const at = await page.evaluate(() => location.href + " " + document.readyState).catch(() => "");
+    if (at === `${url} complete`) return page;
+  }
+  return null;
+}
+
 try {
   await browser.installExtension(plan.extension);
-  // an extension page of ours: it may send runtime messages to the tabs' content scripts
-  const control = await browser.newPage();
-  control.goto(`moz-extension://${plan.uuid}/options.html`).catch(() => {});
-  await new Promise((r) => setTimeout(r, 1500));
-  const run = (url, mode) => control.evaluate(async (u, m) => {
-    const tabs = await browser.tabs.query({});
-    const tab = tabs.find((t) => t.url === u);
+  const trigger = await browser.newPage();
+  await trigger.goto(plan.control, { waitUntil: "load" });
+  const optionsUrl = `moz-extension://${plan.uuid}/options.html`;
+  // the content script may not be there yet: the request is sent again until the tab is open
+  const control = await waitFor(`the extension to open ${optionsUrl} (asked from ${plan.control})`, async () => {
+    await trigger.evaluate(() => document.dispatchEvent(new Event("pagesieve:test-open-options")));
+    return await optionsTab(optionsUrl);
+  });
+  await trigger.close();
+  // a message to the content script of the tab at url, from the options page; any failure is
+  // an answer {ok: false, error}
+  const send = (url, message) => control.evaluate(async (u, m) => {
+    const tab = (await browser.tabs.query({})).find((t) => t.url === u);
     if (!tab) return { ok: false, error: "no tab " + u };
-    return await browser.tabs.sendMessage(tab.id, { type: "pagesieve.run", mode: m });
-  }, url, mode);
+    try {
+      return await browser.tabs.sendMessage(tab.id, m);
+    } catch (e) {
+      return { ok: false, error: String(e.message || e) };
+    }
+  }, url, message);
+  const run = (url, mode) => send(url, { type: "pagesieve.run", mode });
+  // the content script of url is there and its on-load work (learning) is over
+  const loaded = (url) => waitFor(`the content script of ${url} to finish its on-load work`,
+    async () => (await send(url, { type: "pagesieve.state" })).loaded);
   if (plan.coldStart) {
     const c = plan.coldStart;
     const settings = (values) => control.evaluate((v) => browser.storage.local.set(v), values);
@@ -44,14 +86,15 @@ try {
     await settings({ coldStart: true, learn: { "127.0.0.1": false } });
     const page = await browser.newPage();
     await page.goto(c.url, { waitUntil: "load" });
-    await new Promise((r) => setTimeout(r, 1500));
+    await loaded(c.url);
     await page.evaluate(() => { document.cookie = "session=secret; path=/"; });
     const r = { cookieSet: await page.evaluate(() => document.cookie) };
     r.cold = await run(c.url, "hide");
     r.ruleShownCold = await shown(page, c.rule);
     r.storyShownCold = await shown(page, c.story);
     await settings({ coldStart: false });
-    await new Promise((r) => setTimeout(r, 300));  // the content script hears of the change
+    await waitFor(`the content script of ${c.url} to hear that cold start is off`,
+      async () => (await send(c.url, { type: "pagesieve.state" })).coldStart === false);
     r.alone = await run(c.url, "hide");
     r.ruleShownAlone = await shown(page, c.rule);
     r.storyShownAlone = await shown(page, c.story);
@@ -62,7 +105,7 @@ try {
   for (const [n, url] of plan.urls.entries()) {
     const page = await browser.newPage();
     await page.goto(url, { waitUntil: "load" }).catch((e) => { if (!/timeout/i.test(e.message)) throw e; });
-    await new Promise((r) => setTimeout(r, 1500));
+    await loaded(url);
     const dom = () => page.evaluate(() => document.documentElement.outerHTML);
     const text = () => page.evaluate(() => document.body.innerText);
     const r = { url, before: await dom(), textBefore: await text() };
@@ -86,10 +129,6 @@ try {
     // right-click "Hide this" through the content script's picker (the message the context menu
     // sends), widen to the enclosing block, save; then reload, and open a second page of the site
     const c = plan.correction;
-    const send = (url, message) => control.evaluate(async (u, m) => {
-      const tab = (await browser.tabs.query({})).find((t) => t.url === u);
-      return tab ? await browser.tabs.sendMessage(tab.id, m) : { ok: false, error: "no tab " + u };
-    }, url, message);
     const hiddenSoon = async (page) => {
       for (let k = 0; k < 100; k++) {
         if (await page.evaluate((sel) => !document.querySelector(sel).checkVisibility(), c.hidden)) return true;
@@ -100,7 +139,7 @@ try {
     const r = {};
     const page = await browser.newPage();
     await page.goto(c.urls[0], { waitUntil: "load" });
-    await new Promise((r) => setTimeout(r, 1500));
+    await loaded(c.urls[0]);
     // the contextmenu event a right-click fires (a real right-click would open Firefox's menu,
     // which blocks the page in headless mode); the content script notes its target
     await page.evaluate((t) => [...document.querySelectorAll("p")].find((p) => p.textContent.includes(t))
