@@ -244,7 +244,10 @@ def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_pat
     )
     assert train.main(args) == 0
     model = load_model(out / "blocks-boxes.skops")
-    assert model.uses_boxes and model.meta["features"][-len(BOX_FEATURE_NAMES):] == list(BOX_FEATURE_NAMES)
+    from pagesieve.features import N_FEATURES
+
+    # the box features follow the first-pass features (then any card or page-type columns)
+    assert model.uses_boxes and model.meta["features"][N_FEATURES:N_FEATURES + len(BOX_FEATURE_NAMES)] == list(BOX_FEATURE_NAMES)
     assert model.meta["datasets"]["dragnet"]["pages"] == 6
     page = parse_snapshot(load_rendered(tmp_path / "rendered" / "dragnet", ids[0]))
     assert page.boxes and extract_page(page, model).text

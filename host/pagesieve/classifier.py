@@ -25,6 +25,9 @@ import numpy as np
 
 from pagesieve.context import context_features
 from pagesieve.features import N_FEATURES
+from pagesieve.layout import BOX_FEATURE_NAMES
+from pagesieve.page_type import PageTypeArrays
+from pagesieve.signals import CARD_COLUMNS
 
 SURE_NOISE_DECISION = -1.0
 """SVM decision below which a block is noise without asking the context stage. On 350 held-out
@@ -220,6 +223,8 @@ class BlockClassifier:
         svm: stage 1. meta: training facts (feature names, data, CV scores, library versions).
         threshold: SVM decision from which a block is content when there is no context stage.
         context: stage 2 or ``None``. context_threshold: its probability cut.
+        page_type: the page-type model whose probabilities the context stage reads
+            (:mod:`pagesieve.page_type`), or ``None`` for a model that does not read them.
     """
 
     svm: SvmArrays
@@ -227,12 +232,18 @@ class BlockClassifier:
     threshold: float = 0.0
     context: ForestArrays | None = None
     context_threshold: float = 0.5
+    page_type: PageTypeArrays | None = None
 
     @property
     def uses_boxes(self) -> bool:
-        """True for a box-aware model: its rows are the first-pass features followed by the
-        box features of :mod:`pagesieve.layout`."""
-        return len(self.meta.get("features", ())) > N_FEATURES
+        """True for a box-aware model: its rows hold the box features of :mod:`pagesieve.layout`
+        after the first-pass features."""
+        return BOX_FEATURE_NAMES[0] in self.meta.get("features", ())
+
+    @property
+    def uses_cards(self) -> bool:
+        """True for a model whose rows hold the card columns of :mod:`pagesieve.signals`."""
+        return CARD_COLUMNS[0] in self.meta.get("features", ())
 
     def decision(self, x: np.ndarray) -> np.ndarray:
         """Stage 1 decision for each row of ``x`` (``(n, N_FEATURES)`` or wider -> ``(n,)``);

@@ -26,6 +26,7 @@ from pagesieve.features import FEATURE_NAMES, block_features, is_comment_mark
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
+from pagesieve.signals import card_columns, page_signals, raw_page_signals
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
 from pagesieve.corrections.rules import apply_rules
@@ -45,6 +46,11 @@ class Analysis:
         box_features: ``(len(candidates), len(layout.BOX_FEATURE_NAMES))`` array
             (:func:`pagesieve.layout.box_features`, zeros for a page without layout), filled in
             by :func:`model_rows` when a box-aware model first asks; ``None`` until then.
+        raw_signals: the page signals read before pre-processing
+            (:func:`pagesieve.signals.raw_page_signals`).
+        card_features: ``(len(candidates), len(signals.CARD_COLUMNS))``
+            (:func:`pagesieve.signals.card_columns`), filled in by :func:`model_rows` when a
+            model that reads them first asks; ``None`` until then.
     """
 
     page: Page
@@ -53,27 +59,40 @@ class Analysis:
     candidates: list[int]
     features: np.ndarray
     box_features: np.ndarray | None = None
+    raw_signals: dict | None = None
+    card_features: np.ndarray | None = None
 
 
 def analyse(page: Page, title_only: bool = False) -> Analysis:
     """Metadata, pre-processing, segmentation and features of ``page`` (its tree is changed);
     with ``title_only``, the metadata holds the title alone (see :func:`extract_metadata`)."""
     metadata = extract_metadata(page, title_only=title_only)
+    raw_signals = raw_page_signals(page.root, page.url)  # before pre-processing removes scripts and forms
     preprocess(page)
     blocks = segment(page.root)
     title = metadata.title or page.title
     candidates, features = block_features(blocks, title)
-    return Analysis(page, metadata, blocks, candidates, features)
+    return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals)
 
 
 def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
-    """The feature rows ``model`` reads: the first-pass features, plus the box features for a
-    box-aware model (zeros where the page has no layout)."""
-    if not model.uses_boxes:
-        return analysis.features
-    if analysis.box_features is None:  # computed when a model asks: about 4 ms on a 5,000-element page
-        analysis.box_features = box_features(analysis.page, analysis.blocks, analysis.candidates)
-    return np.hstack([analysis.features, analysis.box_features])
+    """The feature rows ``model`` reads, ``(len(candidates), len(model.meta["features"]))``: the
+    first-pass features, then the box features for a box-aware model (zeros where the page has
+    no layout), the card columns (:data:`pagesieve.signals.CARD_COLUMNS`) and the page-type
+    probabilities (:mod:`pagesieve.page_type`) for a model that reads them."""
+    parts = [analysis.features]
+    if model.uses_boxes:
+        if analysis.box_features is None:  # computed when a model asks: about 4 ms on a 5,000-element page
+            analysis.box_features = box_features(analysis.page, analysis.blocks, analysis.candidates)
+        parts.append(analysis.box_features)
+    if model.uses_cards:
+        if analysis.card_features is None:
+            analysis.card_features = card_columns(analysis.blocks, analysis.candidates, analysis.page.url)
+        parts.append(analysis.card_features)
+    if model.page_type is not None:
+        signals = page_signals(analysis.raw_signals or {}, analysis.blocks)
+        parts.append(np.tile(model.page_type.probabilities(signals), (len(analysis.candidates), 1)))
+    return np.hstack(parts) if len(parts) > 1 else parts[0]
 
 
 def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:

@@ -32,6 +32,8 @@ from pagesieve.context import context_feature_names
 from pagesieve.errors import ModelError
 from pagesieve.features import FEATURE_NAMES
 from pagesieve.layout import BOX_FEATURE_NAMES
+from pagesieve.page_type import PAGE_TYPE_COLUMNS, PageTypeArrays, compile_page_type
+from pagesieve.signals import CARD_COLUMNS
 
 MODEL_FORMAT = 2
 """Version of the skops archive layout (estimator + ``meta`` dict)."""
@@ -47,8 +49,13 @@ BOX_MODEL = SHIPPED_MODEL.with_name("blocks-boxes.skops")
 layout (browser snapshots); trained on rendered dataset pages (``pagesieve train --snapshots``).
 Pages without layout always use :data:`SHIPPED_MODEL`."""
 
-FEATURE_SETS = (FEATURE_NAMES, FEATURE_NAMES + BOX_FEATURE_NAMES)
-"""The first-pass columns a model may be trained on: box-free, or box-aware."""
+FEATURE_SETS = tuple(
+    FEATURE_NAMES + boxes + cards + types
+    for boxes in ((), BOX_FEATURE_NAMES) for cards in ((), CARD_COLUMNS) for types in ((), PAGE_TYPE_COLUMNS)
+)
+"""The columns a model may be trained on: the first-pass features, then optionally the box
+features (box-aware), the card columns and the page-type probabilities, in that order (the SVM
+reads the first-pass features only; the context stage reads them all)."""
 
 _TRUSTED_PREFIXES = ("sklearn.", "numpy.", "scipy.", "builtins.")
 
@@ -61,7 +68,8 @@ class FittedModel:
         estimator: fitted ``Pipeline(StandardScaler, SVC(kernel="rbf"))`` with steps named
             ``scale`` and ``svm``. meta: training facts (JSON-able). threshold: SVM cut without a
             context stage. context: fitted binary ``HistGradientBoostingClassifier`` or ``None``.
-        context_threshold: its probability cut.
+        context_threshold: its probability cut. page_type: fitted page-type pipeline
+        (:func:`pagesieve.page_type.fit_page_type`) or ``None``.
     """
 
     estimator: object
@@ -69,6 +77,7 @@ class FittedModel:
     threshold: float = 0.0
     context: object | None = None
     context_threshold: float = 0.5
+    page_type: object | None = None
 
 
 def compiled_path(path: Path) -> Path:
@@ -142,6 +151,7 @@ def compile_model(fitted: FittedModel) -> BlockClassifier:
         threshold=float(fitted.threshold),
         context=compile_forest(fitted.context) if fitted.context is not None else None,
         context_threshold=float(fitted.context_threshold),
+        page_type=compile_page_type(fitted.page_type) if fitted.page_type is not None else None,
     )
 
 
@@ -187,6 +197,7 @@ def save_model(fitted: FittedModel, path: Path) -> None:
         "threshold": float(fitted.threshold),
         "context": fitted.context,
         "context_threshold": float(fitted.context_threshold),
+        "page_type": fitted.page_type,
     }
     _atomic_write(path, lambda handle: handle.write(sio.dumps(payload)))
     _atomic_write(compiled_path(path), lambda handle: _write_compiled(handle, compiled, _sha256(path)))
@@ -221,14 +232,18 @@ def _write_compiled(handle, model: BlockClassifier, source_sha256: str) -> None:
         for name in ("feature", "threshold", "missing_left", "children", "value", "roots", "active"):
             arrays[f"forest_{name}"] = getattr(forest, name)
         arrays["forest_baseline"] = np.array(forest.baseline)
+    if model.page_type is not None:
+        kind = model.page_type
+        arrays.update(type_mean=kind.mean, type_scale=kind.scale, type_coef=kind.coef, type_intercept=kind.intercept,
+                      type_classes=np.array(kind.classes))
     np.savez(handle, **arrays)
 
 
-def _check_features(meta: dict, has_context: bool, path: Path) -> None:
+def _check_features(meta: dict, has_context: bool, path: Path, has_page_type: bool = False) -> None:
     features = tuple(meta.get("features", ()))
     if features not in FEATURE_SETS or (
         has_context and tuple(meta.get("context_features", ())) != context_feature_names(features)
-    ):
+    ) or has_page_type != (PAGE_TYPE_COLUMNS[0] in features):
         raise ModelError(f"model file {path} was trained on other features; retrain with `pagesieve train`")
 
 
@@ -257,13 +272,14 @@ def load_fitted(path: Path | str) -> FittedModel:
     if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
         raise ModelError(f"model file {path} is not a pagesieve model of format {MODEL_FORMAT}")
     meta = json.loads(payload["meta_json"])
-    _check_features(meta, payload.get("context") is not None, path)
+    _check_features(meta, payload.get("context") is not None, path, payload.get("page_type") is not None)
     return FittedModel(
         estimator=payload["estimator"],
         meta=meta,
         threshold=float(payload.get("threshold", 0.0)),
         context=payload.get("context"),
         context_threshold=float(payload.get("context_threshold", 0.5)),
+        page_type=payload.get("page_type"),
     )
 
 
@@ -291,13 +307,19 @@ def _read_compiled(path: Path, source_sha256: str | None) -> BlockClassifier | N
                    ("feature", "threshold", "missing_left", "children", "value", "roots", "active")},
                 baseline=float(arrays["forest_baseline"]),
             )
+        page_type = None
+        if "type_coef" in arrays:
+            page_type = PageTypeArrays(
+                mean=arrays["type_mean"], scale=arrays["type_scale"], coef=arrays["type_coef"],
+                intercept=arrays["type_intercept"], classes=tuple(str(c) for c in arrays["type_classes"]),
+            )
         meta = json.loads(str(arrays["meta_json"]))
     except (KeyError, ValueError, TypeError):
         return None
-    _check_features(meta, forest is not None, path)
+    _check_features(meta, forest is not None, path, page_type is not None)
     return BlockClassifier(
         svm=svm, meta=meta, threshold=float(arrays["threshold"]), context=forest,
-        context_threshold=float(arrays["context_threshold"]),
+        context_threshold=float(arrays["context_threshold"]), page_type=page_type,
     )
 
 

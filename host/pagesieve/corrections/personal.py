@@ -101,7 +101,7 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
              "support_vectors": int(len(refit.support_)), "weight": float(weight), "seconds": round(seconds, 2),
              "trained": time.time()}
     meta = {**shipped.meta, "personal": facts}
-    save_model(FittedModel(estimator, meta, shipped.threshold, shipped.context, shipped.context_threshold),
+    save_model(FittedModel(estimator, meta, shipped.threshold, shipped.context, shipped.context_threshold, shipped.page_type),
                Path(out) if out is not None else personal_model_path())
     return facts
 

@@ -443,6 +443,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write the extracted text of every evaluated page to OUT_DIR/<dataset>/<id>.txt",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument("--cv", type=_positive_int, default=None, metavar="K",
+                        help="site-grouped K-fold cross-validation on the one DATASET (all its pages; each fold also "
+                        "trains on the other datasets' training pages): the dev gate, per page type "
+                        "(see pagesieve.evaluation.cv)")
+    parser.add_argument("--cv-variants", default="base,all", metavar="LIST",
+                        help="with --cv: comma-separated classifier variants of " + ", ".join(("base", "cards", "type", "all"))
+                        + " (default base,all)")
+    parser.add_argument("--cv-json", type=Path, default=None, metavar="FILE", help="with --cv: also write the table as JSON")
     parser.add_argument(
         "--compare", metavar="PEERS", type=_peer_list, default=[],
         help="comma-separated peers to score on the same pages: trafilatura, readability "
@@ -642,6 +650,33 @@ def _template_stage(args: argparse.Namespace, split: dict | None, datasets: Sequ
     raise DatasetError(f"--template-stage: the training datasets {', '.join(TRAIN_DATASETS)} are not found")
 
 
+def _cross_validate(args: argparse.Namespace) -> int:
+    """``pagesieve eval --cv K DATASET``: :func:`pagesieve.evaluation.cv.run_cv`, table on stdout.
+
+    Raises:
+        DatasetError: not exactly one dataset, an unknown variant, or a missing split file.
+    """
+    from pagesieve.evaluation import cv
+
+    if len(args.datasets) != 1:
+        raise DatasetError("--cv takes exactly one dataset (e.g. pagesieve eval --cv 5 wcxb_dev)")
+    if args.cv < 2:
+        raise DatasetError("--cv needs at least 2 folds")
+    variants = [v.strip() for v in args.cv_variants.split(",") if v.strip()]
+    unknown = [v for v in variants if v not in cv.VARIANTS]
+    if unknown:
+        raise DatasetError(f"unknown --cv-variants {unknown}: choose from {', '.join(cv.VARIANTS)}")
+    path = _resolve_dataset_dir(args.datasets[0])
+    split_path = args.split_file if args.split_file is not None else default_split_file()
+    if split_path is None or not Path(split_path).is_file():
+        raise DatasetError("--cv needs the split file (models/split.json) for the other datasets' training pages")
+    split = json.loads(Path(split_path).read_text(encoding="utf-8"))
+    table = cv.run_cv(path.parent, path.name, args.cv, variants, list(args.compare or []), split,
+                      limit=args.limit, json_out=args.cv_json)
+    print(table)
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
 
@@ -650,6 +685,8 @@ def main(args: argparse.Namespace) -> int:
         ReadError: ``--split-file`` cannot be read, or predictions cannot be written (4).
         MissingPeerError: a ``--compare`` peer is not installed (7).
     """
+    if getattr(args, "cv", None) is not None:
+        return _cross_validate(args)
     notes: list[str] = []
     datasets = [load_dataset(_resolve_dataset_dir(d)) for d in args.datasets]
     names = [d.name for d in datasets]

@@ -148,6 +148,8 @@ class _BoxAware:
     """Stands for a box-aware model where :func:`pagesieve.extract.model_rows` asks."""
 
     uses_boxes = True
+    uses_cards = False
+    page_type = None
 
 
 _BOX_AWARE = _BoxAware()
@@ -243,15 +245,77 @@ datasets, is largest: the product's promise is to beat them on every kind of pag
 the cut with the best mean page F1 over the datasets."""
 
 
+def page_types_of(pages: list[PageData], datasets_dir: Path, target: str = "wcxb_dev") -> list[str | None]:
+    """The labelled page type of each page (``page_type`` of ``target``'s index), else ``None``."""
+    dataset = load_dataset(datasets_dir / target) if (datasets_dir / target).is_dir() else None
+    return [dataset.record(pd.page_id).row.get("page_type") if dataset is not None and pd.dataset == target else None
+            for pd in pages]
+
+
+def fit_page_types(pages: list[PageData], kinds: list[str | None], seed: int = SEED):
+    """The page-type model and every page's cross-fitted page-type probabilities.
+
+    The model of each cross-fitting fold (:func:`fold_of`) is fitted on the labelled pages of
+    the other fold and judges the pages of its own, so stage 2 learns from probabilities on
+    unseen pages, as at run time. The returned model is fitted on every labelled page.
+
+    Returns:
+        ``(estimator, probabilities)``: the fitted pipeline of
+        :func:`pagesieve.page_type.fit_page_type` and ``(len(pages), 7)`` probabilities.
+
+    Raises:
+        DatasetError: no page has a page type (wcxb_dev is missing).
+    """
+    from pagesieve.page_type import PAGE_TYPES, compile_page_type, fit_page_type
+    from pagesieve.signals import page_signals
+
+    signals = np.vstack([page_signals(pd.analysis.raw_signals or {}, pd.analysis.blocks) for pd in pages])
+    labelled = np.array([k is not None for k in kinds])
+    if not labelled.any():
+        raise DatasetError("no training page has a page type: wcxb_dev (page_type in its index) is needed")
+    folds = np.array([fold_of(pd.group, seed) for pd in pages])
+    probabilities = np.zeros((len(pages), 7))
+    for f in (0, 1):
+        train = labelled & (folds != f)
+        seen = sorted({kinds[i] for i in np.flatnonzero(train)})
+        if len(seen) < 2:  # a tiny run (--limit): the one type seen, or nothing, is all it knows
+            for t in seen:
+                probabilities[folds == f, PAGE_TYPES.index(t)] = 1.0
+            continue
+        model = compile_page_type(fit_page_type(signals[train], [kinds[i] for i in np.flatnonzero(train)]))
+        probabilities[folds == f] = model.probabilities(signals[folds == f])
+    final = fit_page_type(signals[labelled], [kinds[i] for i in np.flatnonzero(labelled)])
+    return final, probabilities
+
+
+def stage_two_rows(pages: list[PageData], cards: bool, type_probabilities: np.ndarray | None) -> list[np.ndarray]:
+    """Per page, the rows stage 2 reads: the first-pass features, then the card columns
+    (:func:`pagesieve.signals.card_columns`) when ``cards``, then the page's page-type
+    probabilities when given (the order of :func:`pagesieve.extract.model_rows`)."""
+    from pagesieve.signals import card_columns
+
+    out = []
+    for k, pd in enumerate(pages):
+        a = pd.analysis
+        parts = [a.features.reshape(len(a.candidates), -1) if len(a.candidates) else np.zeros((0, N_FEATURES))]
+        if cards:
+            parts.append(card_columns(a.blocks, a.candidates, a.page.url))
+        if type_probabilities is not None:
+            parts.append(np.tile(type_probabilities[k], (len(a.candidates), 1)))
+        out.append(np.hstack(parts) if len(parts) > 1 else parts[0])
+    return out
+
+
 def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED,
-                  peer_f1: dict[str, float] | None = None):
+                  peer_f1: dict[str, float] | None = None, stage_rows: list[np.ndarray] | None = None):
     """Cross-fitted stage-1 decisions, the stage-2 model and its cut; see the module docstring.
 
     Returns:
         ``(context_estimator, threshold, info)``; ``info`` holds the 2-fold grouped CV F1 of
         stage 2 and the out-of-fold page F1 per dataset for every cut of :data:`THRESHOLD_GRID`.
         ``peer_f1`` (dataset -> best peer's macro F1 on the same training pages) switches the
-        choice of cut to the worst-margin rule.
+        choice of cut to the worst-margin rule. ``stage_rows``: per page, the rows stage 2 reads
+        (:func:`stage_two_rows`; default the first-pass features).
     """
     from sklearn.metrics import f1_score
 
@@ -271,7 +335,8 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         for k, pd in enumerate(pages):
             if folds[k] == f:
                 a = pd.analysis
-                z_pages[k] = context_features(tree_arrays(a.blocks), a.candidates, a.features, half.decision(a.features))
+                x_k = a.features if stage_rows is None else stage_rows[k]
+                z_pages[k] = context_features(tree_arrays(a.blocks), a.candidates, x_k, half.decision(a.features))
     z, y, w, _groups, owner = stack_context(pages, z_pages)
     row_fold = folds[owner]
     scores = []
@@ -448,6 +513,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "so that a box-aware model differs from it in its second stage only)")
     parser.add_argument("--snapshots", type=Path, default=None, help="train the box-aware model (blocks-boxes.skops) on the "
                         "pages rendered by `pagesieve render` into SNAPSHOTS/<dataset>/")
+    parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.signals) out of stage 2")
+    parser.add_argument("--no-page-type", action="store_true", help="leave the page-type probabilities (pagesieve.page_type) out of stage 2")
     parser.add_argument("--peers", default=None, help="comma-separated peers (trafilatura,readability) whose F1 on the "
                         "training pages sets the stage-2 cut (needs pip install -e '.[peers]')")
 
@@ -493,13 +560,36 @@ def main(args: argparse.Namespace) -> int:
     context_info = None
     context = None
     context_threshold = 0.5
+    page_type = None
+    cards = not args.no_context and not getattr(args, "no_cards", False)
+    typed = not args.no_context and not getattr(args, "no_page_type", False)
+    type_info = None
     if not args.no_context:
+        type_probabilities = None
+        kinds = page_types_of(pages, datasets_dir) if typed else []
+        if typed and len({k for k in kinds if k is not None}) < 2:
+            print("page type: fewer than two labelled page types among the training pages; left out", file=sys.stderr)
+            typed = False
+        if typed:
+            page_type, type_probabilities = fit_page_types(pages, kinds, args.seed)
+            from pagesieve.page_type import PAGE_TYPES
+
+            labelled = [(k, p) for k, p in zip(kinds, type_probabilities) if k is not None]
+            right = sum(PAGE_TYPES[int(np.argmax(p))] == k for k, p in labelled)
+            type_info = {"pages": len(labelled), "cross_fitted_accuracy": round(right / len(labelled), 4),
+                         "model": "Pipeline(StandardScaler, LogisticRegression(C=1, class_weight='balanced'))"}
+            print(f"page type: {right} of {len(labelled)} labelled pages right (cross-fitted)", file=sys.stderr)
+        rows_2 = stage_two_rows(pages, cards, type_probabilities) if (cards or typed) else None
         print("fitting the context stage", file=sys.stderr)
         peer_f1 = peer_scores(datasets_dir, split, args.peers.split(","), args.limit) if args.peers else None
         context, context_threshold, context_info = fit_two_stage(
-            pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1)
+            pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1, rows_2)
     t_fit = time.perf_counter() - t1
-    features = FEATURE_NAMES + (BOX_FEATURE_NAMES if args.snapshots else ())
+    from pagesieve.page_type import PAGE_TYPE_COLUMNS
+    from pagesieve.signals import CARD_COLUMNS
+
+    features = (FEATURE_NAMES + (BOX_FEATURE_NAMES if args.snapshots else ()) + (CARD_COLUMNS if cards else ())
+                + (PAGE_TYPE_COLUMNS if typed else ()))
     meta = {
         "features": list(features),
         "context_features": list(context_feature_names(features)),
@@ -514,11 +604,13 @@ def main(args: argparse.Namespace) -> int:
         "cv": cv_info,
         "support_vectors": int(best.named_steps["svm"].n_support_.sum()),
         "context": context_info,
+        "page_type": type_info,
         "seconds": {"collect": round(t_collect, 1), "fit": round(t_fit, 1)},
         "versions": library_versions(),
     }
     model_path = out / ("blocks-boxes.skops" if args.snapshots else "blocks.skops")
-    save_model(FittedModel(estimator=best, meta=meta, context=context, context_threshold=context_threshold), model_path)
+    save_model(FittedModel(estimator=best, meta=meta, context=context, context_threshold=context_threshold,
+                           page_type=page_type), model_path)
     (out / ("training-boxes.json" if args.snapshots else "training.json")).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {model_path}: CV F1 {cv_info['best_f1']} with {cv_info['best']}, {meta['support_vectors']} support vectors")
     return 0

@@ -1,0 +1,367 @@
+"""``pagesieve eval --cv K DATASET``: site-grouped K-fold cross-validation, the dev gate.
+
+A change to the classifier is kept when the cross-validated macro F1 rises, not when one page
+improves (issue 31). The protocol, on a target dataset (``wcxb_dev``: the whole WCXB
+development split, Foley 2026):
+
+1. **Pool**: every page of the target, plus the training pages (``models/split.json``) of the
+   other training datasets (:data:`pagesieve.training.train.TRAIN_DATASETS`). Pages are read,
+   analysed and labelled once (:func:`pagesieve.training.train.page_rows`'s labels).
+2. **Folds**: every site gets a fold in 0..K-1 from a keyed SHA-256 of its group (dataset and
+   site), so no site is on both sides of a fold, and the folds are the same on every run.
+3. **Stage 1**: K SVMs with the shipped C and gamma (``models/training.json``), SVM k fitted on
+   a balanced sample of the pages of the other folds (seed 000 §6). Every page's decisions come
+   from the SVM that did not see its fold (out-of-fold).
+4. **Stage 2, per fold k**: the context stage (:func:`pagesieve.training.train.context_model`)
+   is fitted on the out-of-fold decisions of every page but the target's fold-k pages, and
+   judges those with SVM k's decisions, through the serving path
+   (:class:`pagesieve.classifier.BlockClassifier` on compiled arrays, then
+   :func:`pagesieve.extract.settle`). Its rows hold the first-pass features plus, per variant,
+   the card columns (:data:`pagesieve.signals.CARD_COLUMNS`) and the page-type probabilities
+   (:mod:`pagesieve.page_type`, a model fitted on the target's other folds).
+   Approximation, said plainly: the SVMs whose decisions train stage 2 for fold k saw fold k's
+   labels (one SVM per fold, not K x K); the fold-k pages themselves are judged only by
+   models that never saw them.
+5. **Score**: token F1 of the text against the truth (:mod:`pagesieve.evaluation.metric`),
+   macro over pages, per page type; the shipped model and ``--compare`` peers on the same pages.
+
+Variants (``--cv-variants``): ``base`` (the shipped feature set), ``cards``, ``type``, ``all``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pagesieve.errors import DatasetError
+
+VARIANTS = ("base", "cards", "type", "all")
+
+
+@dataclass(slots=True)
+class CvPage:
+    """One page of the pool: its analysis and labels, fold, type and extra columns."""
+
+    dataset: str
+    page_id: str
+    group: str
+    fold: int
+    target: bool
+    page_type: str | None
+    analysis: object
+    y: np.ndarray
+    truth: str
+    url: str | None
+    cards: np.ndarray | None = None
+    signals: np.ndarray | None = None
+    decision: np.ndarray | None = None
+    tree: tuple | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def fold_of(group: str, k: int) -> int:
+    """The fold (0..k-1) of a site group, from a keyed SHA-256 (stable across runs)."""
+    return int(hashlib.sha256(f"cv:{group}".encode()).hexdigest(), 16) % k
+
+
+def load_page(dataset, page_id: str):
+    """``(analysis, y, truth, raw_signals)`` of one dataset page: the raw-page signals are read
+    before pre-processing, then the page is analysed and labelled as for training."""
+    from pagesieve.extract import analyse
+    from pagesieve.evaluation.datasets import read_page, read_truth
+    from pagesieve.page.html import parse_html
+    from pagesieve.signals import raw_page_signals
+    from pagesieve.training.labels import l3s_reference, label_blocks, truth_reference
+
+    record = dataset.record(page_id)
+    page = parse_html(read_page(dataset, page_id), url=record.url)
+    raw = raw_page_signals(page.root, record.url)
+    analysis = analyse(page)
+    truth = read_truth(dataset, page_id)
+    if dataset.name == "l3s_gn1":
+        ref_tokens, ref_content = l3s_reference(dataset.path / "labels" / f"{page_id}.json")
+    else:
+        ref_tokens, ref_content = truth_reference(truth)
+    y = label_blocks(analysis.blocks, analysis.candidates, ref_tokens, ref_content)
+    return analysis, y, truth, raw
+
+
+def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: int | None = None) -> list[CvPage]:
+    """Every page of ``target`` and the training pages of the other training datasets, loaded
+    (:func:`load_page`), with fold, card columns and page signals. Broken pages are counted and
+    left out (a line on stderr each)."""
+    from pagesieve.evaluation.datasets import load_dataset
+    from pagesieve.signals import card_columns, page_signals
+    from pagesieve.training.train import TRAIN_DATASETS, site_key
+
+    pool: list[CvPage] = []
+    names = [target] + [n for n in TRAIN_DATASETS if n != target]
+    for name in names:
+        if not (datasets_dir / name).is_dir():
+            continue
+        dataset = load_dataset(datasets_dir / name)
+        ids = list(dataset.ids) if name == target else split["datasets"].get(name, {}).get("train", [])
+        if limit:
+            ids = ids[:limit]
+        t0, failed = time.perf_counter(), 0
+        for page_id in ids:
+            record = dataset.record(page_id)
+            try:
+                analysis, y, truth, raw = load_page(dataset, page_id)
+            except Exception as exc:  # noqa: BLE001 - a broken page is counted, not fatal
+                failed += 1
+                print(f"  {name}/{page_id}: skipped ({exc})", file=sys.stderr)
+                continue
+            group = f"{name}:{site_key(record)}"
+            blocks = analysis.blocks
+            pool.append(CvPage(
+                name, page_id, group, fold_of(group, k), name == target,
+                record.row.get("page_type"),
+                analysis, y, truth, record.url,
+                cards=card_columns(blocks, analysis.candidates, record.url),
+                signals=page_signals(raw, blocks),
+            ))
+        print(f"  {name}: {len(ids) - failed} pages loaded in {time.perf_counter() - t0:.0f} s ({failed} skipped)", file=sys.stderr)
+    if not any(p.target for p in pool):
+        raise DatasetError(f"no page of {target} could be loaded from {datasets_dir}")
+    return pool
+
+
+def stack_labelled(pages: list[CvPage]):
+    """``(X, y)``: the first-pass rows and labels of the labelled blocks of ``pages``."""
+    from pagesieve.training.labels import IGNORE
+
+    xs, ys = [], []
+    for p in pages:
+        mask = p.y != IGNORE
+        if mask.any():
+            xs.append(p.analysis.features[mask])
+            ys.append(p.y[mask])
+    return np.vstack(xs), np.concatenate(ys).astype(np.int8)
+
+
+def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: int, seed: int) -> list:
+    """K compiled SVMs (:class:`pagesieve.classifier.SvmArrays`); SVM f is fitted on the pages
+    of the other folds; sets every page's out-of-fold ``decision``."""
+    from pagesieve.classifier import BlockClassifier
+    from pagesieve.context import tree_arrays
+    from pagesieve.features import N_FEATURES
+    from pagesieve.model_store import compile_svm
+    from pagesieve.training.train import balanced_sample, svm_pipeline
+
+    svms = []
+    for f in range(k):
+        t0 = time.perf_counter()
+        x, y = stack_labelled([p for p in pool if p.fold != f])
+        rows = balanced_sample(y, max_samples, seed)
+        svm = compile_svm(svm_pipeline(c, gamma).fit(x[rows][:, :N_FEATURES], y[rows]))
+        svms.append(svm)
+        judge = BlockClassifier(svm=svm, meta={})
+        for p in pool:
+            if p.fold == f:
+                p.decision = judge.decision(p.analysis.features) if len(p.analysis.candidates) else np.zeros(0)
+                p.tree = tree_arrays(p.analysis.blocks)
+        print(f"  SVM {f + 1}/{k}: {len(rows)} rows, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    return svms
+
+
+def fit_page_types(pool: list[CvPage], k: int) -> None:
+    """Out-of-fold page-type probabilities ``p.extra["type"]`` for every page: model f is
+    fitted on the target's pages outside fold f and judges the pages of fold f (any dataset)."""
+    from pagesieve.page_type import compile_page_type, fit_page_type
+
+    target = [p for p in pool if p.target and p.page_type]
+    for f in range(k):
+        train = [p for p in target if p.fold != f]
+        model = compile_page_type(fit_page_type(np.vstack([p.signals for p in train]), [p.page_type for p in train]))
+        for p in pool:
+            if p.fold == f:
+                p.extra["type"] = model.probabilities(p.signals)
+
+
+def rows_for(p: CvPage, variant: str) -> np.ndarray:
+    """The feature rows of ``p``'s candidates for a variant: the first-pass features, then the
+    card columns (``cards``, ``all``), then the page-type probabilities (``type``, ``all``)."""
+    parts = [p.analysis.features]
+    if variant in ("cards", "all"):
+        parts.append(p.cards)
+    if variant in ("type", "all"):
+        parts.append(np.tile(p.extra["type"], (len(p.analysis.candidates), 1)))
+    return np.hstack(parts) if len(parts) > 1 else parts[0]
+
+
+def run_variant(pool: list[CvPage], svms: list, k: int, variant: str, seed: int, cut: float = 0.5) -> dict[str, str]:
+    """Texts of the target's pages (``"dataset/id" -> text``) judged by the fold models of one
+    variant (see the module docstring)."""
+    from pagesieve.article.render import blocks_text
+    from pagesieve.classifier import BlockClassifier
+    from pagesieve.context import context_features
+    from pagesieve.extract import settle
+    from pagesieve.model_store import compile_forest
+    from pagesieve.training.labels import IGNORE
+    from pagesieve.training.train import context_model
+
+    z_pages, weights = [], []
+    for p in pool:
+        if len(p.analysis.candidates) == 0:
+            z_pages.append(None)
+            weights.append(None)
+            continue
+        z_pages.append(context_features(p.tree, p.analysis.candidates, rows_for(p, variant), p.decision))
+        chars = np.array([p.analysis.blocks[i].chars for i in p.analysis.candidates], dtype=np.float64)
+        weights.append(np.sqrt(chars + 1.0))
+    texts: dict[str, str] = {}
+    for f in range(k):
+        t0 = time.perf_counter()
+        zs, ys, ws = [], [], []
+        for p, z, w in zip(pool, z_pages, weights):
+            if z is None or (p.target and p.fold == f):
+                continue
+            mask = p.y != IGNORE
+            if mask.any():
+                zs.append(z[mask])
+                ys.append(p.y[mask])
+                ws.append(w[mask])
+        forest = context_model(seed).fit(np.vstack(zs), np.concatenate(ys), sample_weight=np.concatenate(ws))
+        judge = BlockClassifier(svm=svms[f], meta={}, context=compile_forest(forest), context_threshold=cut)
+        for p in pool:
+            if not (p.target and p.fold == f):
+                continue
+            a = p.analysis
+            keep = [False] * len(a.blocks)
+            if a.candidates:
+                flags, _score = judge.classify(p.tree, a.candidates, rows_for(p, variant))
+                for i, flag in zip(a.candidates, flags):
+                    keep[i] = bool(flag)
+                settle(a, keep)
+            texts[f"{p.dataset}/{p.page_id}"] = blocks_text(a.blocks, keep)
+        print(f"  {variant}: fold {f + 1}/{k} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    return texts
+
+
+def shipped_texts(pool: list[CvPage]) -> dict[str, str]:
+    """Texts of the target's pages judged by the shipped model (:func:`pagesieve.extract.classify`
+    on the same analyses)."""
+    from pagesieve.article.render import blocks_text
+    from pagesieve.classifier import default_model
+    from pagesieve.extract import classify
+
+    model = default_model()
+    return {f"{p.dataset}/{p.page_id}": blocks_text(p.analysis.blocks, classify(p.analysis, model)) for p in pool if p.target}
+
+
+def peer_texts(pool: list[CvPage], datasets_dir: Path, peer: str) -> dict[str, str]:
+    """Texts of the target's pages by a peer (``trafilatura``, ``readability``), from the raw
+    HTML; a page the peer fails on gets an empty text."""
+    from pagesieve.evaluation.datasets import load_dataset, read_page
+    from pagesieve.evaluation.peers import get_peer
+
+    run = get_peer(peer)
+    out: dict[str, str] = {}
+    datasets = {}
+    for p in pool:
+        if not p.target:
+            continue
+        ds = datasets.setdefault(p.dataset, load_dataset(datasets_dir / p.dataset))
+        try:
+            out[f"{p.dataset}/{p.page_id}"] = run(read_page(ds, p.page_id), p.url) or ""
+        except Exception:  # noqa: BLE001 - a peer's failure on one page scores 0 there
+            out[f"{p.dataset}/{p.page_id}"] = ""
+    return out
+
+
+def score_table(pool: list[CvPage], columns: dict[str, dict[str, str]]) -> dict[str, dict[str, tuple[float, float, float, int]]]:
+    """Per column and page type (and ``"all"``), macro ``(P, R, F1, pages)`` over the target's
+    pages whose truth has tokens."""
+    from collections import Counter
+
+    from pagesieve.evaluation.metric import prf_counts, tokens
+
+    truths = {f"{p.dataset}/{p.page_id}": Counter(tokens(p.truth)) for p in pool if p.target}
+    kinds = {f"{p.dataset}/{p.page_id}": p.page_type or "unknown" for p in pool if p.target}
+    out: dict[str, dict] = {}
+    for name, texts in columns.items():
+        per: dict[str, list] = defaultdict(list)
+        for key, truth in truths.items():
+            if not truth:
+                continue
+            s = prf_counts(Counter(tokens(texts.get(key, ""))), truth)
+            per[kinds[key]].append(s)
+            per["all"].append(s)
+        out[name] = {kind: (*np.mean(v, axis=0).tolist(), len(v)) for kind, v in per.items()}
+    return out
+
+
+def format_cv_table(table: dict, order: list[str]) -> str:
+    """The table: one row per page type (pages, then F1 per column; P/R of the first and last)."""
+    kinds = sorted({kind for col in table.values() for kind in col if kind != "all"}) + ["all"]
+    head = f"{'page type':<14}{'pages':>6}" + "".join(f"{name:>14}" for name in order)
+    lines = [head, "-" * len(head)]
+    for kind in kinds:
+        pages = next(iter(table.values())).get(kind, (0, 0, 0, 0))[3]
+        cells = "".join(f"{table[name].get(kind, (0, 0, 0))[2]:>14.4f}" for name in order)
+        lines.append(f"{kind:<14}{pages:>6}{cells}")
+    lines.append("")
+    lines.append("precision / recall (all): " + ", ".join(
+        f"{name} {table[name]['all'][0]:.4f} / {table[name]['all'][1]:.4f}" for name in order))
+    return "\n".join(lines)
+
+
+def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: list[str], split: dict,
+           limit: int | None = None, json_out: Path | None = None) -> str:
+    """The whole protocol of the module docstring; returns the printed table (with timings).
+
+    Raises:
+        DatasetError: the target cannot be loaded.
+    """
+    from pagesieve.training.train import MODELS_DIR, SEED
+
+    meta = json.loads((MODELS_DIR / "training.json").read_text(encoding="utf-8"))
+    c, gamma = meta["cv"]["best"]["C"], meta["cv"]["best"]["gamma"]
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    print(f"cv: loading {target} and the training pages of the other datasets", file=sys.stderr)
+    pool = collect_pool(datasets_dir, split, target, k, limit)
+    timings["load"] = time.perf_counter() - t0
+    t = time.perf_counter()
+    svms = fit_svms(pool, k, c, gamma, 20000, SEED)
+    fit_page_types(pool, k)
+    timings["stage 1"] = time.perf_counter() - t
+    columns: dict[str, dict[str, str]] = {}
+    t = time.perf_counter()
+    columns["shipped"] = shipped_texts(pool)
+    timings["shipped"] = time.perf_counter() - t
+    for variant in variants:
+        t = time.perf_counter()
+        columns[f"cv:{variant}"] = run_variant(pool, svms, k, variant, SEED)
+        timings[f"cv:{variant}"] = time.perf_counter() - t
+    for peer in peers:
+        t = time.perf_counter()
+        columns[peer] = peer_texts(pool, datasets_dir, peer)
+        timings[peer] = time.perf_counter() - t
+    table = score_table(pool, columns)
+    n_target = sum(p.target for p in pool)
+    sites = len({p.group for p in pool if p.target})
+    text = (f"{target}: {k}-fold site-grouped CV, {n_target} pages of {sites} sites; each fold's model also "
+            f"trains on {sum(not p.target for p in pool)} training pages of the other datasets\n"
+            f"('shipped' is models/blocks.skops on the same pages: it trained on some of them)\n\n"
+            + format_cv_table(table, list(columns)) + "\n\ntime: "
+            + ", ".join(f"{name} {sec:.0f} s" for name, sec in timings.items())
+            + f"; total {time.perf_counter() - t0:.0f} s")
+    if json_out is not None:
+        json_out.write_text(json.dumps({"table": table, "timings": timings, "pages": n_target}, indent=1), encoding="utf-8")
+    # page-type accuracy of the out-of-fold page-type model, on the target
+    typed = [p for p in pool if p.target and p.page_type and "type" in p.extra]
+    if typed:
+        from pagesieve.page_type import PAGE_TYPES
+
+        right = sum(PAGE_TYPES[int(np.argmax(p.extra["type"]))] == p.page_type for p in typed)
+        text += f"\npage type predicted right (out of fold): {right} of {len(typed)} ({right / len(typed):.3f})"
+    return text

@@ -1,0 +1,90 @@
+"""The page type of a page: which of the seven WCXB page types it is, as probabilities.
+
+The seven types are WCXB's (Foley 2026; ``page_type`` in ``../shared/datasets/wcxb_dev``):
+article, collection, documentation, forum, listing, product, service. They need different
+decisions: a forum's posts and a listing's cards are its content, an article's cards are noise.
+The classifier's context stage reads the probabilities as seven columns
+(:mod:`pagesieve.evaluation.cv` measures what they add).
+
+The model is a multinomial logistic regression over the page signals of
+:func:`pagesieve.signals.page_signals`, standardised: small (35 x 7 weights), fitted with
+scikit-learn at training time and run here as numpy arrays (:class:`PageTypeArrays`), so the
+host needs no scikit-learn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+PAGE_TYPES: tuple[str, ...] = ("article", "collection", "documentation", "forum", "listing", "product", "service")
+"""The WCXB page types, in the order of the probability columns."""
+
+PAGE_TYPE_COLUMNS: tuple[str, ...] = tuple(f"type_{t}" for t in PAGE_TYPES)
+"""Column names of the page-type probabilities in the context stage's rows."""
+
+
+@dataclass(slots=True)
+class PageTypeArrays:
+    """A fitted page-type model as arrays: ``softmax(((v - mean) / scale) @ coef.T + intercept)``.
+
+    Attributes:
+        mean, scale: ``(d,)`` standardisation of the page signals; coef: ``(7, d)``;
+        intercept: ``(7,)``; classes: the page types of the rows of ``coef``.
+    """
+
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: np.ndarray
+    classes: tuple[str, ...] = PAGE_TYPES
+
+    def probabilities(self, signals: np.ndarray) -> np.ndarray:
+        """``(7,)`` probabilities, in :data:`PAGE_TYPES` order, of one page's signal vector
+        ``(d,)`` (or ``(n, 7)`` for ``(n, d)``)."""
+        v = (np.asarray(signals, dtype=np.float64) - self.mean) / self.scale
+        logits = v @ self.coef.T + self.intercept
+        logits = logits - logits.max(axis=-1, keepdims=True)
+        e = np.exp(logits)
+        p = e / e.sum(axis=-1, keepdims=True)
+        out = np.zeros(p.shape[:-1] + (len(PAGE_TYPES),))
+        for j, t in enumerate(self.classes):  # a type the model never saw keeps probability 0
+            out[..., PAGE_TYPES.index(t)] = p[..., j]
+        return out
+
+
+def fit_page_type(signals: np.ndarray, labels, c: float = 1.0):
+    """Fit the page-type model (training only: imports scikit-learn).
+
+    Args:
+        signals: ``(n, d)`` page signals; labels: ``n`` page types from :data:`PAGE_TYPES`;
+        c: inverse regularisation strength of the logistic regression.
+
+    Returns:
+        the fitted ``Pipeline(StandardScaler, LogisticRegression)``.
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    model = Pipeline([("scale", StandardScaler()), ("lr", LogisticRegression(C=c, max_iter=2000, class_weight="balanced"))])
+    return model.fit(signals, list(labels))
+
+
+def compile_page_type(estimator) -> PageTypeArrays:
+    """The numpy twin of a pipeline from :func:`fit_page_type`."""
+    scale = estimator.named_steps["scale"]
+    lr = estimator.named_steps["lr"]
+    coef = np.asarray(lr.coef_, dtype=np.float64)
+    intercept = np.asarray(lr.intercept_, dtype=np.float64)
+    if len(lr.classes_) == 2:  # a binary fit keeps one row: sigmoid(z) = softmax([0, z])
+        coef = np.vstack([np.zeros_like(coef), coef])
+        intercept = np.concatenate([[0.0], intercept])
+    return PageTypeArrays(
+        mean=np.asarray(scale.mean_, dtype=np.float64),
+        scale=np.where(scale.scale_ > 0, scale.scale_, 1.0).astype(np.float64),
+        coef=coef,
+        intercept=intercept,
+        classes=tuple(str(c) for c in lr.classes_),
+    )

@@ -1,0 +1,314 @@
+"""Page-level and card signals for the context stage: what tells an article's "related
+articles" cards, teaser carousels and author boxes (noise) from a listing's cards and a forum's
+posts (content).
+
+Two kinds of columns, both appended after the first-pass features of
+:mod:`pagesieve.features` (the SVM of seed 000 never reads them; the context stage does):
+
+- **Card columns** (:func:`card_columns`, one row per candidate block): whether the block lies in
+  a run of three or more sibling items of the same tag and class, each a short item led by a
+  link (a "card": headline link plus excerpt), how much of the page such cards hold, how far
+  the block lies from the page's longest run of text, whether its links point to other pages
+  of the same site, and whether it holds an e-mail address or a byline.
+- **Page signals** (:func:`page_signals`, one vector per page): cheap counts read from the raw
+  page before pre-processing (Open Graph ``og:type``, schema.org ``@type`` in JSON-LD, forms,
+  code, prices, URL path words) and from its blocks. :mod:`pagesieve.page_type` turns them into
+  the probabilities of the seven WCXB page types (Foley 2026, WCXB: article, collection,
+  documentation, forum, listing, product, service).
+
+The thresholds are the field's usual ones, not tuned on any page: a card run needs 3 members
+(the issue's definition of repeated sibling structures), a card is at most
+:data:`CARD_MAX_CHARS` characters, and a link-led item has at least
+:data:`CARD_MIN_LINK_SHARE` of its text in links. Their worth is measured by
+``pagesieve eval --cv 5 wcxb_dev`` (:mod:`pagesieve.evaluation.cv`), as the model card reports.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+import numpy as np
+from lxml import etree
+
+from pagesieve.blocks import Block
+
+CARD_MIN_RUN = 3
+"""Members of a run of same-tag, same-class siblings from which they are cards (issue 31:
+"three or more cards with the same tag path")."""
+
+CARD_MAX_CHARS = 600
+"""Most characters of a card: a headline and an excerpt, not an article section."""
+
+CARD_MIN_LINK_SHARE = 0.15
+"""Least share of a card's text inside links (its headline is a link)."""
+
+CARD_UP = 3
+"""How many block levels above a block are searched for the card it lies in."""
+
+CARD_COLUMNS: tuple[str, ...] = (
+    "in_card", "card_run_log", "card_share", "log_chars_from_main", "after_main",
+    "same_site_links", "has_email", "byline_like",
+)
+"""Column names of :func:`card_columns`, in order."""
+
+_DIGITS_RE = re.compile(r"\d+")
+EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+BYLINE_RE = re.compile(r"^\s*(?:by|written by|author|posted by|von|par|por)\b|\babout the author\b", re.IGNORECASE)
+
+
+def _signature(element) -> tuple[str, str]:
+    return element.tag, _DIGITS_RE.sub("", element.get("class") or "")
+
+
+def card_items(blocks: Sequence[Block]) -> tuple[list[int], list[int]]:
+    """Per block, ``(card index or -1, run length)``: the card a block is or lies in (at most
+    :data:`CARD_UP` levels up), and how many cards its run has. A card is a member of a run of
+    at least :data:`CARD_MIN_RUN` sibling blocks sharing tag and class (digits removed), whose
+    subtree holds at most :data:`CARD_MAX_CHARS` characters, at least
+    :data:`CARD_MIN_LINK_SHARE` of them in links; at least half the run must be such items."""
+    n = len(blocks)
+    is_card = [False] * n
+    run = [0] * n
+    for b in blocks:
+        if len(b.children) < CARD_MIN_RUN:
+            continue
+        groups: dict[tuple[str, str], list[int]] = {}
+        for c in b.children:
+            groups.setdefault(_signature(blocks[c].element), []).append(c)
+        for members in groups.values():
+            if len(members) < CARD_MIN_RUN:
+                continue
+            items = [c for c in members
+                     if 0 < blocks[c].sub_chars <= CARD_MAX_CHARS
+                     and blocks[c].sub_link_chars >= CARD_MIN_LINK_SHARE * blocks[c].sub_chars]
+            if len(items) * 2 < len(members) or len(items) < CARD_MIN_RUN:
+                continue
+            for c in items:
+                is_card[c] = True
+                run[c] = len(members)
+    card = [-1] * n
+    for b in blocks:  # document order: a parent's answer is known before its children's
+        if is_card[b.index]:
+            card[b.index] = b.index
+            continue
+        p, up = b.parent, 1
+        while p >= 0 and up <= CARD_UP:
+            if card[p] >= 0:
+                card[b.index] = card[p]
+                break
+            p, up = blocks[p].parent, up + 1
+    runs = [run[c] if c >= 0 else 0 for c in card]
+    return card, runs
+
+
+def _same_site_share(element, host: str) -> float:
+    """Share of the ``<a href>`` under ``element`` that point to another page of ``host``
+    (a path of two segments or more, or one with a hyphenated slug: an article, not a section)."""
+    total = same = 0
+    for a in element.iter("a"):
+        href = a.get("href")
+        if not href or href.startswith(("#", "javascript:", "mailto:")):
+            continue
+        total += 1
+        try:
+            parts = urlsplit(href)
+        except ValueError:
+            continue
+        if parts.netloc and parts.netloc.lower().removeprefix("www.") != host:
+            continue
+        segments = [s for s in parts.path.split("/") if s]
+        if len(segments) >= 2 or (segments and "-" in segments[-1]):
+            same += 1
+    return same / total if total else 0.0
+
+
+def card_columns(blocks: Sequence[Block], candidates: Sequence[int], url: str | None) -> np.ndarray:
+    """The card columns (:data:`CARD_COLUMNS`) of the candidate blocks.
+
+    Args:
+        blocks: every block of the page, document order; candidates: the classified blocks;
+        url: the page's URL (for links to the same site), or ``None``.
+
+    Returns:
+        ``float64`` array ``(len(candidates), len(CARD_COLUMNS))``: in_card (0/1),
+        log(1 + cards in its run), the page's share of characters in cards, log(1 + characters
+        between the block and the page's longest text run; 0 inside it), after_main (0/1: the
+        block comes after that run), the same-site link share of its card (or of itself),
+        has_email (0/1), byline_like (0/1: a short block that opens with "By", "Written by",
+        "Author" or says "About the author").
+    """
+    out = np.zeros((len(candidates), len(CARD_COLUMNS)))
+    if not candidates:
+        return out
+    card, runs = card_items(blocks)
+    total = max(blocks[0].sub_chars, 1)
+    card_roots = {c for c in card if c >= 0}
+    card_chars = sum(blocks[c].sub_chars for c in card_roots)
+    # the longest run of text: the block holding the most own-text characters of its children
+    # (a paragraph run), by the characters before each block in document order
+    starts = np.cumsum([0] + [b.chars for b in blocks])
+    main = max(blocks, key=lambda b: sum(blocks[c].chars for c in b.children) + b.chars)
+    lo = starts[main.index]
+    last = main.index
+    while last + 1 < len(blocks) and blocks[last + 1].index > main.index and _inside(blocks, last + 1, main.index):
+        last += 1
+    hi = starts[last + 1]
+    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+    link_share: dict[int, float] = {}
+    for row, i in enumerate(candidates):
+        b = blocks[i]
+        c = card[i]
+        out[row, 0] = c >= 0
+        out[row, 1] = np.log1p(runs[i])
+        out[row, 2] = card_chars / total
+        pos = starts[i]
+        out[row, 3] = np.log1p(lo - pos if pos < lo else pos - hi if pos > hi else 0)
+        out[row, 4] = pos > hi
+        anchor = c if c >= 0 else i
+        if blocks[anchor].sub_links:
+            if anchor not in link_share:
+                link_share[anchor] = _same_site_share(blocks[anchor].element, host)
+            out[row, 5] = link_share[anchor]
+        if b.chars:
+            text = b.text
+            out[row, 6] = "@" in text and EMAIL_RE.search(text) is not None
+            out[row, 7] = b.chars < 300 and BYLINE_RE.search(text) is not None
+    return out
+
+
+def _inside(blocks: Sequence[Block], i: int, ancestor: int) -> bool:
+    p = blocks[i].parent
+    while p >= 0:
+        if p == ancestor:
+            return True
+        p = blocks[p].parent
+    return False
+
+
+# --------------------------------------------------------------------------- page signals
+
+PAGE_SIGNALS: tuple[str, ...] = (
+    "log_chars", "log_blocks", "link_density", "share_li", "share_td", "share_p", "share_pre",
+    "longest_share", "headings_log", "card_share", "cards_log", "forms_log", "inputs_log",
+    "code_log", "prices_log", "comment_marks_log",
+    "og_article", "og_product", "og_website",
+    "ld_article", "ld_product", "ld_forum", "ld_qa", "ld_list", "ld_faq", "ld_howto", "ld_tech", "ld_service",
+    "url_depth", "url_date", "url_docs", "url_forum", "url_product", "url_listing", "url_article",
+)
+"""Names of the page-signal vector (:func:`page_signals`), in order."""
+
+_PRICE_RE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP))")
+_LD_KINDS = {
+    "ld_article": ("article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle"),
+    "ld_product": ("product", "offer", "aggregateoffer", "productgroup"),
+    "ld_forum": ("discussionforumposting", "socialmediaposting", "comment"),
+    "ld_qa": ("qapage", "question", "answer"),
+    "ld_list": ("itemlist", "collectionpage", "searchresultspage", "offercatalog"),
+    "ld_faq": ("faqpage",),
+    "ld_howto": ("howto", "recipe"),
+    "ld_tech": ("techarticle", "apireference", "softwaresourcecode", "softwareapplication"),
+    "ld_service": ("service", "localbusiness", "organization", "professionalservice", "webapplication"),
+}
+_URL_WORDS = {
+    "url_docs": re.compile(r"/(?:docs?|documentation|reference|api|manual|guide|learn|developer|wiki|kb)(?:/|$)"),
+    "url_forum": re.compile(r"/(?:forums?|threads?|t|topic|topics|community|discuss|questions|r|comments)(?:/|$)"),
+    "url_product": re.compile(r"/(?:products?|p|dp|item|shop|store|buy)(?:/|$)"),
+    "url_listing": re.compile(r"/(?:category|categories|tag|tags|collections?|search|archive|page|list|news|blog)/?$"),
+    "url_article": re.compile(r"/(?:news|blog|posts?|article|articles|story|stories)/[^/]+"),
+}
+_URL_DATE_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
+
+
+def raw_page_signals(root, url: str | None) -> dict[str, float]:
+    """The signals read from the raw page tree (before pre-processing removes scripts and
+    forms): ``og:type``, the JSON-LD ``@type`` values, forms and inputs, and URL path words.
+    Cheap: a few XPath queries. Never raises on malformed JSON-LD (it is skipped)."""
+    out: dict[str, float] = {}
+    og = root.xpath("string((//meta[@property='og:type'] | //meta[@name='og:type'])[1]/@content)").strip().lower()
+    out["og_article"] = float(og.startswith("article") or og == "blog")
+    out["og_product"] = float("product" in og)
+    out["og_website"] = float(og == "website")
+    types: set[str] = set()
+    for script in root.xpath("//script[@type='application/ld+json']"):
+        text = script.text or ""
+        if len(text) > 200_000:
+            continue
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        _ld_types(data, types, 0)
+    for name, kinds in _LD_KINDS.items():
+        out[name] = float(any(k in types for k in kinds))
+    out["forms_log"] = float(np.log1p(len(root.xpath("//form"))))
+    out["inputs_log"] = float(np.log1p(len(root.xpath("//input[not(@type='hidden')] | //select | //textarea"))))
+    path = (urlsplit(url).path.lower() if url else "") or "/"
+    out["url_depth"] = float(len([s for s in path.split("/") if s]))
+    out["url_date"] = float(_URL_DATE_RE.search(path) is not None)
+    for name, pattern in _URL_WORDS.items():
+        out[name] = float(pattern.search(path) is not None)
+    return out
+
+
+def _ld_types(data, types: set[str], depth: int) -> None:
+    if depth > 6:
+        return
+    if isinstance(data, list):
+        for item in data[:200]:
+            _ld_types(item, types, depth + 1)
+    elif isinstance(data, dict):
+        kind = data.get("@type")
+        for k in (kind if isinstance(kind, list) else [kind]):
+            if isinstance(k, str):
+                types.add(k.lower())
+        for key in ("@graph", "mainEntity", "itemListElement"):
+            if key in data:
+                _ld_types(data[key], types, depth + 1)
+
+
+def page_signals(raw: dict[str, float], blocks: Sequence[Block]) -> np.ndarray:
+    """The page-signal vector (:data:`PAGE_SIGNALS`) of a page: ``raw`` from
+    :func:`raw_page_signals` plus counts over its blocks (comment marks are those of
+    :func:`pagesieve.features.is_comment_mark`). Returns ``float64`` ``(len(PAGE_SIGNALS),)``."""
+    from pagesieve.features import is_comment_mark
+
+    v = dict.fromkeys(PAGE_SIGNALS, 0.0)
+    comment_marks = 0
+    v.update(raw)
+    if blocks:
+        total = max(blocks[0].sub_chars, 1)
+        by_tag: dict[str, int] = {}
+        headings = code = prices = 0
+        longest = 0
+        for b in blocks:
+            if b.chars:
+                by_tag[b.tag] = by_tag.get(b.tag, 0) + b.chars
+                longest = max(longest, b.chars)
+                if b.tag in ("h1", "h2", "h3", "h4"):
+                    headings += 1
+                text = b.text
+                if "$" in text or "€" in text or "£" in text or "USD" in text or "EUR" in text or "GBP" in text:
+                    prices += len(_PRICE_RE.findall(text))
+                comment_marks += is_comment_mark(b, text)
+            if b.pre or b.tag == "pre":
+                code += 1
+        card, runs = card_items(blocks)
+        roots = {c for c in card if c >= 0}
+        v["log_chars"] = float(np.log1p(total))
+        v["log_blocks"] = float(np.log1p(len(blocks)))
+        v["link_density"] = blocks[0].sub_link_chars / total
+        v["share_li"] = (by_tag.get("li", 0) + by_tag.get("dd", 0) + by_tag.get("dt", 0)) / total
+        v["share_td"] = (by_tag.get("td", 0) + by_tag.get("th", 0)) / total
+        v["share_p"] = by_tag.get("p", 0) / total
+        v["share_pre"] = by_tag.get("pre", 0) / total
+        v["longest_share"] = longest / total
+        v["headings_log"] = float(np.log1p(headings))
+        v["card_share"] = sum(blocks[c].sub_chars for c in roots) / total
+        v["cards_log"] = float(np.log1p(len(roots)))
+        v["code_log"] = float(np.log1p(code))
+        v["prices_log"] = float(np.log1p(prices))
+        v["comment_marks_log"] = float(np.log1p(comment_marks))
+    return np.array([v[name] for name in PAGE_SIGNALS], dtype=np.float64)
