@@ -8,6 +8,7 @@ tests/e2e/test_packaged.py.)"""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import struct
 import subprocess
@@ -79,7 +80,8 @@ def test_install_host_from_the_wheel_with_an_empty_home(venv, tmp_path, repo_fre
     print(json.dumps(manifest, indent=2))
     assert manifest == {"name": HOST_NAME, "description": "pagesieve: local main-content extraction", "path": str(launcher),
                         "type": "stdio", "allowed_origins": [f"chrome-extension://{EXTENSION_ID}/"]}
-    assert f'exec "{venv / "bin/python"}" -m pagesieve.native' in launcher.read_text()
+    runs = re.search(r'^exec "([^"]+)" -m pagesieve.native "\$@"$', launcher.read_text(), re.M)
+    assert runs and Path(runs.group(1)).parent == venv / "bin", launcher.read_text()  # the venv's Python
     # the launcher answers as the browser would start it, with no repository on any path
     body = json.dumps({"v": 1, "id": 1, "type": "ping"}).encode()
     out = subprocess.run([str(launcher), f"chrome-extension://{EXTENSION_ID}/"], input=struct.pack("=I", len(body)) + body,

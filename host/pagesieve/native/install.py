@@ -169,7 +169,7 @@ def launcher_text(python: str, platform: str = sys.platform) -> str:
     """The launcher script: runs the host with ``python``, passing the browser's arguments."""
     if platform.startswith("win"):
         return f'@echo off\r\n"{python}" -m pagesieve.native %*\r\n'
-    return f'#!/bin/sh\n# written by pagesieve install_host.py\nexec "{python}" -m pagesieve.native "$@"\n'
+    return f'#!/bin/sh\n# written by pagesieve install-host\nexec "{python}" -m pagesieve.native "$@"\n'
 
 
 def _write(path: Path, text: str, mode: int | None, log: list[str]) -> None:
