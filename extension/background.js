@@ -6,7 +6,9 @@
 const api = globalThis.browser ?? globalThis.chrome;
 const HOST = "org.pagesieve.host";
 const TIMEOUT_MS = 60000;
-const INSTALL_COMMAND = "python3 install_host.py";
+// The one command that registers the host, once the pagesieve program is installed (pipx install
+// of the wheel, README "Installing"); the popup shows it with what needs the host.
+const INSTALL_COMMAND = "pagesieve install-host";
 
 let port = null;
 let lastError = null;
@@ -223,4 +225,46 @@ api.runtime.onMessage.addListener((message) => {
     return api.runtime.openOptionsPage();
   }).catch(() => { testOptionsOpened = false; });
   return false;
+});
+
+// ---------------------------------------------------------------- reader view without the host
+// When the host cannot be reached, the content script hands over the page's markup; it is kept
+// here (and in storage.session, which outlives a restart of the worker, where there is room) and
+// shown by reader.html?id=ID, the extension's own page, in a tab beside the page's.
+const readerPages = new Map();  // id -> {html, url, title, install}
+const READER_PAGES_KEPT = 8;
+let nextReaderPage = 1;
+
+async function keepReaderPage(page) {
+  const id = STREAM_PREFIX + "p" + nextReaderPage++;
+  readerPages.set(id, page);
+  while (readerPages.size > READER_PAGES_KEPT) readerPages.delete(readerPages.keys().next().value);
+  try {
+    if (api.storage.session) await api.storage.session.set({ ["reader:" + id]: page });
+  } catch (e) { /* over the session quota: kept in memory alone */ }
+  return id;
+}
+
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (!message || message.type !== "pagesieve.readerWithoutHost") return false;
+  const page = { html: String(message.html || ""), url: String(message.url || ""), title: String(message.title || ""), install: INSTALL_COMMAND };
+  keepReaderPage(page).then((id) => {
+    const tab = sender.tab || {};
+    const url = api.runtime.getURL("reader.html") + "?id=" + encodeURIComponent(id);
+    const where = tab.id !== undefined ? { index: tab.index + 1, openerTabId: tab.id, windowId: tab.windowId } : {};
+    return api.tabs.create({ url, ...where }).then(() => sendResponse({ ok: true, url }));
+  }).catch((error) => sendResponse({ ok: false, error: String(error.message || error) }));
+  return true;
+});
+
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (!message || message.type !== "pagesieve.readerPage") return false;
+  const key = "reader:" + message.id;
+  const kept = readerPages.get(message.id);
+  if (kept) { sendResponse({ ok: true, ...kept }); return false; }
+  (api.storage.session ? api.storage.session.get(key) : Promise.resolve({})).then(
+    (stored) => sendResponse(stored[key] ? { ok: true, ...stored[key] } : { ok: false, error: "gone" }),
+    (error) => sendResponse({ ok: false, error: String(error.message || error) }),
+  );
+  return true;
 });

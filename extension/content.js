@@ -194,7 +194,8 @@
     meta.textContent = [article.byline, published, article.site_name, reading].filter(Boolean).join(" · ");
     const body = document.createElement("div");
     body.className = "content";
-    body.innerHTML = article.html;  // sanitised by the host (nh3 allow-list), without the title and byline lines
+    // sanitised by the host (nh3 allow-list), without the title and byline lines; parsed inert
+    body.append(...new DOMParser().parseFromString(article.html || "", "text/html").body.childNodes);
     if (!(article.text || "").trim() && !body.querySelector("img")) {
       const notice = document.createElement("p");
       notice.className = "notice";
@@ -388,7 +389,10 @@
     }
     const { answer, walkMs, snapshot, parts } = await askWithSnapshot("clean", fields, elements);
     if (!answer || !answer.ok) {
-      return { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
+      const failed = { ok: false, error: (answer && answer.error) || "no answer from the extension", hostMissing: answer && answer.hostMissing };
+      // the host cannot be reached: the reader view still works, in the extension's own page
+      if (wanted === "reader" && answer && !answer.ok) return readerWithoutHost(failed);
+      return failed;
     }
     const reply = answer.reply;
     if (!reply.ok) return { ok: false, error: reply.error.message, code: reply.error.code };
@@ -404,6 +408,17 @@
         bytes: measure ? new TextEncoder().encode(JSON.stringify(snapshot)).length : undefined,
       },
     };
+  }
+
+  // The reader view without the host: the page's markup goes to the extension's reader page
+  // (reader.html, Mozilla's Readability), opened in a tab beside this one; the page itself is
+  // left as it is. Answers as run() does, with withoutHost: true and the host's error.
+  async function readerWithoutHost(failed) {
+    const opened = await api.runtime.sendMessage({
+      type: "pagesieve.readerWithoutHost", html: document.documentElement.outerHTML, url: location.href, title: document.title,
+    }).catch((error) => ({ ok: false, error: String(error.message || error) }));
+    if (!opened || !opened.ok) return failed;
+    return { ok: true, withoutHost: true, hostError: failed.error, hostMissing: failed.hostMissing, readerUrl: opened.url, hidden: 0, words: visibleWords() };
   }
 
   api.runtime.onMessage.addListener((message, sender, sendResponse) => {

@@ -52,7 +52,7 @@ async function renderLearned() {
   try {
     reply = await host("sites");
   } catch (e) {
-    $("hostStatus").textContent = "The pagesieve host does not answer (" + e.message + "); run python3 install_host.py.";
+    $("hostStatus").textContent = "The pagesieve host does not answer (" + e.message + "); install it: pagesieve install-host (README, Installing).";
     return;
   }
   $("hostStatus").textContent = reply.sites.length ? "" : "Nothing learned yet.";

@@ -2,6 +2,15 @@
 const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
 
+const INSTALL_COMMAND = "pagesieve install-host";
+
+// What needs the host, and the command that installs it (the background's answer names it).
+function showInstall(answer) {
+  $("version").textContent = api.runtime.getManifest().version;
+  $("installCommand").textContent = (answer && answer.install) || INSTALL_COMMAND;
+  $("install").style.display = "block";
+}
+
 async function currentTab() {
   const [tab] = await api.tabs.query({ active: true, currentWindow: true });
   return tab;
@@ -20,7 +29,10 @@ async function run(mode) {
   } catch (e) {
     answer = { ok: false, error: "this page cannot be cleaned (reload it, or it is a browser page)" };
   }
-  if (answer && answer.ok) {
+  if (answer && answer.ok && answer.withoutHost) {
+    $("status").textContent = "The reader view opened in a new tab, without the host (Mozilla's Readability).";
+    showInstall({ install: INSTALL_COMMAND });
+  } else if (answer && answer.ok) {
     $("status").textContent = mode === "off" ? "Page restored." : `${answer.hidden} part(s) hidden, ${answer.words} words left.`;
     if (answer.site) {
       const fixes = answer.corrections ? ` ${answer.corrections} correction(s) of yours apply.` : "";
@@ -28,7 +40,7 @@ async function run(mode) {
     }
   } else {
     $("status").textContent = (answer && answer.error) || "no answer";
-    if (answer && answer.hostMissing) $("install").style.display = "block";
+    if (answer && answer.hostMissing) showInstall(answer);
   }
 }
 
@@ -46,14 +58,14 @@ async function save() {
     $("status").textContent = `${answer.updated ? "Updated" : "Saved"} “${answer.title}”: ${answer.markdown}`;
   } else {
     $("status").textContent = (answer && answer.error) || "no answer";
-    if (answer && answer.hostMissing) $("install").style.display = "block";
+    if (answer && answer.hostMissing) showInstall(answer);
   }
 }
 
 async function openLibrary() {
   const answer = await api.runtime.sendMessage({ type: "pagesieve.library" });
   $("status").textContent = answer && answer.ok ? "The library opens in its own window." : (answer && answer.error) || "no answer";
-  if (answer && answer.hostMissing) $("install").style.display = "block";
+  if (answer && answer.hostMissing) showInstall(answer);
 }
 
 async function init() {
@@ -75,7 +87,7 @@ async function init() {
   const status = await api.runtime.sendMessage({ type: "pagesieve.status" });
   if (!status || !status.ok) {
     $("status").textContent = (status && status.error) || "the host does not answer";
-    if (status && status.hostMissing) $("install").style.display = "block";
+    if (status && status.hostMissing) showInstall(status);
   }
 }
 init();

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,3 +55,49 @@ def held_write_lock():
     for release, other in held:
         release.join()
         other.close()
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This process's environment without what would point Python at the repository."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="session")
+def repo_free_env():
+    """``repo_free_env(**extra)``: this environment without PYTHONPATH and the like (which would
+    point Python at the repository), with ``extra`` added."""
+    return clean_env
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """(wheel, sdist) built from the repository by `python -m build` (tests/test_wheel.py,
+    tests/e2e/test_packaged.py)."""
+    pytest.importorskip("build", reason="the build package is not installed (pip install -e '.[test]')")
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(EXAMPLE_PAGE.parents[1])],
+                          capture_output=True, text=True, timeout=900, env=clean_env())
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    (wheel,) = out.glob(f"pagesieve-{version()}-py3-none-any.whl")
+    (sdist,) = out.glob(f"pagesieve-{version()}.tar.gz")
+    return wheel, sdist
+
+
+@pytest.fixture(scope="session")
+def venv(built, tmp_path_factory):
+    """A fresh venv (outside the repository) with the wheel installed; its dependencies come from PyPI."""
+    where = tmp_path_factory.mktemp("venv") / "v"
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
+    done = subprocess.run([str(where / "bin/python"), "-m", "pip", "install", "-q", str(built[0])],
+                          capture_output=True, text=True, timeout=1800, env=clean_env())
+    assert done.returncode == 0, done.stderr[-3000:]
+    return where
+
+
+def version() -> str:
+    """The version of the package in this tree."""
+    from pagesieve import __version__
+
+    return __version__

@@ -47,7 +47,9 @@ def test_installs_for_found_browsers_and_the_launcher_runs_the_host(tmp_path):
     assert json.loads(out.stdout[4:4 + n])["type"] == "pong"
     # idempotent
     again = install(home=home, launcher_dir=launchers, platform="linux")
-    assert all(line.startswith("unchanged") for line in again)
+    assert [line for line in again if line.startswith(("wrote", "unchanged"))] == [
+        f"unchanged {chromium}", f"unchanged {firefox}", f"unchanged {launcher}"]
+    assert f"chromium: found at {home / '.config/chromium'}" in again and f"firefox: found at {home / '.mozilla'}" in again
     # uninstall removes what it wrote
     gone = install(home=home, launcher_dir=launchers, platform="linux", uninstall=True)
     assert not chromium.exists() and not firefox.exists() and not launcher.exists()
@@ -74,3 +76,46 @@ def test_install_host_script_prints_what_it_wrote(tmp_path):
     bad = subprocess.run([sys.executable, str(REPO / "install_host.py"), "--browser", "netscape"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 2 and "unknown browser" in bad.stderr
+
+
+def test_snap_and_flatpak_browsers_are_told_what_works(tmp_path):
+    """A Snap Chromium cannot start the host: nothing is written for it, and the line says so and
+    what to do; a Snap Firefox reads ~/.mozilla through the desktop portal: written there."""
+    home = tmp_path / "home"
+    (home / "snap/chromium").mkdir(parents=True)
+    (home / "snap/firefox").mkdir(parents=True)
+    (home / ".var/app/org.chromium.Chromium").mkdir(parents=True)
+    log = install(home=home, launcher_dir=tmp_path / "l", platform="linux")
+    chromium_lines = [line for line in log if line.startswith("chromium (")]
+    assert [line.split(",")[0] for line in chromium_lines] == ["chromium (Snap", "chromium (Flatpak"]
+    assert all("native messaging cannot work" in line and "pagesieve install-host again" in line for line in chromium_lines)
+    assert not (home / ".config/chromium").exists() and not list(home.rglob("NativeMessagingHosts"))
+    firefox = home / ".mozilla/native-messaging-hosts" / f"{HOST_NAME}.json"
+    assert f"wrote {firefox}" in log and any(line.startswith("firefox (Snap") and "portal" in line for line in log)
+    assert json.loads(firefox.read_text())["allowed_extensions"] == [GECKO_ID]
+    # nothing found at all: nothing written, and the user is told how to name a browser
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert install(home=empty, launcher_dir=tmp_path / "l2", platform="linux") == [
+        "no browser found that can start the host; name one with --browser"]
+    assert not list(empty.rglob("*")) and not (tmp_path / "l2").exists()
+
+
+def test_pagesieve_install_host_command_names_the_browser_and_where_it_wrote(tmp_path):
+    """``pagesieve install-host --browser chromium`` with an empty HOME: registered all the same,
+    and the output says the browser was not found and where the manifest went."""
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(REPO / "host"))
+    env.pop("XDG_DATA_HOME", None)
+    out = subprocess.run([sys.executable, "-m", "pagesieve", "install-host", "--browser", "chromium"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    manifest = tmp_path / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    launcher = tmp_path / ".local/share/pagesieve/host/pagesieve-host"
+    assert out.stdout.splitlines() == [
+        f"chromium: not found at {tmp_path / '.config/chromium'}; registered all the same, as asked",
+        f"wrote {manifest}", f"wrote {launcher}"]
+    assert json.loads(manifest.read_text())["path"] == str(launcher)
+    assert f'exec "{sys.executable}" -m pagesieve.native' in launcher.read_text()
+    bad = subprocess.run([sys.executable, "-m", "pagesieve", "install-host", "--browser", "netscape"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 2 and "unknown browser" in bad.stderr and "Traceback" not in bad.stderr

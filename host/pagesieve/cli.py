@@ -24,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
     from pagesieve.library import cli as library_cli
     from pagesieve.library import window as library_window
     from pagesieve.corrections import cli as corrections_cli
+    from pagesieve.native import install_cli
+    from pagesieve import try_cli
 
     parser = argparse.ArgumentParser(
         prog="pagesieve",
@@ -49,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("saved", "list or search the saved articles", library_cli.add_saved_arguments, library_cli.saved_main),
         ("labels", "list, export, import or delete your corrections (personal labels)", corrections_cli.add_labels_arguments, corrections_cli.labels_main),
         ("reset", "delete the personal model (--personal)", corrections_cli.add_reset_arguments, corrections_cli.reset_main),
+        ("install-host", "register the browser host with the browsers found (--browser NAME, --uninstall)", install_cli.add_arguments, install_cli.main),
+        ("try", "try the extension and the host in a throwaway Chromium (or --browser firefox) profile", try_cli.add_arguments, try_cli.main),
         ("library", "open the library window: saved articles, search, reading, learned sites", library_window.add_arguments, library_window.main),
     )
     for name, help_text, add_arguments, run in commands:

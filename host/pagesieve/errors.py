@@ -17,6 +17,7 @@ code  meaning
 8     the template store cannot be opened or written
 9     the article library cannot be opened or written
 10    the personal labels cannot be read or written, or a labels file is malformed
+11    the browser host cannot be registered (a manifest or launcher cannot be written)
 ====  ==========================================================
 """
 
@@ -31,6 +32,12 @@ class PagesieveError(Exception):
     """
 
     exit_code: int = 1
+
+
+class UsageError(PagesieveError):
+    """Bad arguments that argparse itself cannot catch (an unknown browser name)."""
+
+    exit_code = 2
 
 
 class InputError(PagesieveError):
@@ -76,3 +83,10 @@ class LabelStoreError(PagesieveError):
     was written by a newer pagesieve; or a labels file to import is malformed."""
 
     exit_code = 10
+
+
+class RegistrationError(PagesieveError):
+    """The native-messaging host cannot be registered or removed: a manifest, the launcher or a
+    registry key cannot be written (``pagesieve install-host``)."""
+
+    exit_code = 11

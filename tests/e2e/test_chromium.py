@@ -341,7 +341,7 @@ def test_popup_says_how_to_install_a_missing_host(chromium_context, tmp_path):
         popup = chromium_context.new_page()
         popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")  # the fixed ID of the manifest key
         popup.wait_for_selector("#install", state="visible", timeout=15000)
-        assert "python3 install_host.py" in popup.inner_text("#install")
+        assert "pagesieve install-host" in popup.inner_text("#install")
         assert popup.inner_text("#status")
         assert "Right-click it: Hide this, or Keep this." in popup.inner_text("#fixes")  # how to correct a page
         popup.close()

@@ -99,3 +99,39 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
     assert correction["hidden"] and correction["storyShown"], correction
     assert correction["hiddenAfterReload"] and correction["hiddenOnSecondPage"] and correction["secondStoryShown"], correction
     assert correction["undo"] == {"ok": True}, correction
+
+
+def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifacts):
+    """No host registered (an empty HOME): "reader" opens the extension's own reader page with the
+    article (Mozilla's Readability), the page is left as it was, the popup says what needs the host
+    and gives the command that installs it."""
+    if not Path(FIREFOX).exists():
+        pytest.skip(f"{FIREFOX} is not installed (apt-get install firefox-esr; .ci/run does it)")
+    if shutil.which("node") is None or not (DRIVER / "node_modules" / "puppeteer-core").is_dir():
+        pytest.skip("puppeteer-core is not installed: (cd tests/e2e/firefox && npm ci); .ci/run does it")
+    home = tmp_path / "home"
+    home.mkdir()
+    serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
+    version = json.loads((Path(__file__).resolve().parents[2] / "extension" / "manifest.json").read_text())["version"]
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({
+        "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
+        "uuid": UUID, "screenshots": str(artifacts), "urls": [],
+        "control": server.replace("127.0.0.1", "localhost") + "/control/",
+        "noHost": {"url": f"{server}/example/"},
+    }))
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=DRIVER)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert not (home / ".mozilla" / "native-messaging-hosts").exists()
+    r = json.loads(done.stdout)["noHost"]
+    assert r["reader"]["ok"] and r["reader"]["withoutHost"] and r["reader"]["hostMissing"], r["reader"]
+    assert r["ready"] == "1" and r["title"].startswith("Sourdough at Altitude"), r
+    assert "2,400 metres" in r["text"] and "Lower air pressure lets gas expand faster" in r["text"], r["text"]
+    assert "Tried this at 1,800 m" not in r["text"]  # the comments are not the article
+    assert r["scripts"] == ["vendor/readability/Readability.js", "reader.js"] and r["pageUnchanged"], r
+    assert "pagesieve install-host" in r["note"]
+    box = " ".join(r["install"].split())
+    assert "pagesieve install-host" in box and f"pipx install pagesieve-{version}-py3-none-any.whl" in box, box
+    assert "Reader still works without it" in box and "saving articles" in box, box

@@ -34,10 +34,16 @@ SEND_JS = """async ([url, message]) => {
 
 
 @contextmanager
-def chromium_with_extension(base: Path) -> Iterator[object]:
+def chromium_with_extension(base: Path, extension: Path = EXTENSION, register_host: bool = True) -> Iterator[object]:
     """A Playwright persistent context with the extension; ``context.pagesieve_run(page, mode,
     measure=False)`` sends the test hook, ``context.pagesieve_send(page, message)`` any message. Files go under ``base`` (profile, launcher, store, logs,
     and the library of saved articles: ``context.pagesieve_library``).
+
+    Args:
+        extension: the unpacked extension folder (default: the repository's extension/; a
+            packaged build, unzipped, for its tests).
+        register_host: False: no host is registered for the profile (``base/profile``), as
+            for a user who has not installed it, or whose host another installer registers there.
 
     Raises:
         FileNotFoundError: Chromium is not installed. ImportError: Playwright is not installed.
@@ -49,7 +55,8 @@ def chromium_with_extension(base: Path) -> Iterator[object]:
     from pagesieve.native.install import install
 
     profile = base / "profile"
-    install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
+    if register_host:
+        install(user_data_dir=profile, launcher_dir=base / "launcher", home=base)
     env = dict(
         os.environ, XDG_DATA_HOME=str(base / "data"), XDG_STATE_HOME=str(base / "state"), HOME=str(base),
         PAGESIEVE_LIBRARY_DIR=str(base / "library"),
@@ -59,7 +66,7 @@ def chromium_with_extension(base: Path) -> Iterator[object]:
             str(profile), executable_path=CHROMIUM, headless=True, env=env,
             ignore_default_args=["--disable-extensions"],
             args=[
-                f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}",
+                f"--disable-extensions-except={extension}", f"--load-extension={extension}",
                 "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
             ],

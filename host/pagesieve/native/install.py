@@ -14,6 +14,10 @@ interpreter the installer ran under (so the host finds the same installed packag
 browsers admit the extension by its ID (:data:`EXTENSION_ID`, fixed by the public key in the
 extension manifest's ``key``), Firefox by :data:`GECKO_ID`. Running it again rewrites the same
 files (idempotent); ``--uninstall`` removes them.
+
+Browsers from Snap or Flatpak (Linux) run in a sandbox that the host manifest alone does not open
+(:data:`SANDBOXED`): the installer says for each one it finds whether native messaging can work
+there and what to do, and writes nothing that such a browser would never read.
 """
 
 from __future__ import annotations
@@ -72,6 +76,62 @@ BROWSERS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Sandboxed:
+    """A browser packaged as a Snap or a Flatpak (Linux), found by its folder under the home folder.
+
+    Attributes:
+        browser: the name in :data:`BROWSERS` whose extension it runs. kind: ``"Snap"`` or
+            ``"Flatpak"``. folder: under the home folder; there once the browser has run.
+        reads_manifest: whether the manifest in the browser's usual folder (``manifest_folder``)
+            can start the host from it; False: nothing is written for it.
+        note: what the user is told: whether native messaging works there, and what to do.
+    """
+
+    browser: str
+    kind: str
+    folder: str
+    reads_manifest: bool
+    note: str
+
+
+_CANNOT = ("native messaging cannot work: it cannot start a program outside its sandbox, so nothing is written "
+           "for it. The extension's reader view works there without the host; for hiding, saving, learning and "
+           "corrections, install {name} from your distribution's packages or the vendor's .deb/.rpm, then run "
+           "pagesieve install-host again.")
+
+SANDBOXED = (
+    # Firefox's Snap starts native hosts through the desktop portal's WebExtensions interface, which
+    # reads the manifests of ~/.mozilla/native-messaging-hosts (Mozilla bug 1661935, in the Snap
+    # since 2022; keepassxreboot/keepassxc#8756).
+    Sandboxed("firefox", "Snap", "snap/firefox", True,
+              "works through the desktop portal (Ubuntu 22.04 and later): it reads the manifest written to "
+              "~/.mozilla/native-messaging-hosts, and Firefox asks once whether pagesieve may run."),
+    # Firefox's Flatpak reaches host programs through xdg-native-messaging-proxy, from Firefox 157
+    # on (Mozilla bug 1955255; flatpak/xdg-desktop-portal#655), which reads the same manifests.
+    Sandboxed("firefox", "Flatpak", ".var/app/org.mozilla.firefox", True,
+              "works only from Firefox 157 on with xdg-native-messaging-proxy installed and running "
+              "(systemctl --user enable --now xdg-native-messaging-proxy.service), which reads the manifest "
+              "written to ~/.mozilla/native-messaging-hosts; without it, only the extension's own reader view works."),
+    # The Chromium family's Snaps and Flatpaks have no such way out of their sandbox.
+    Sandboxed("chromium", "Snap", "snap/chromium", False, _CANNOT.format(name="Chromium")),
+    Sandboxed("chromium", "Flatpak", ".var/app/org.chromium.Chromium", False, _CANNOT.format(name="Chromium")),
+    Sandboxed("chrome", "Flatpak", ".var/app/com.google.Chrome", False, _CANNOT.format(name="Chrome")),
+    Sandboxed("brave", "Snap", "snap/brave", False, _CANNOT.format(name="Brave")),
+    Sandboxed("brave", "Flatpak", ".var/app/com.brave.Browser", False, _CANNOT.format(name="Brave")),
+    Sandboxed("edge", "Flatpak", ".var/app/com.microsoft.Edge", False, _CANNOT.format(name="Edge")),
+    Sandboxed("vivaldi", "Snap", "snap/vivaldi", False, _CANNOT.format(name="Vivaldi")),
+    Sandboxed("vivaldi", "Flatpak", ".var/app/com.vivaldi.Vivaldi", False, _CANNOT.format(name="Vivaldi")),
+)
+
+
+def sandboxes_found(browser: Browser, home: Path, platform: str = sys.platform) -> list[Sandboxed]:
+    """The Snap and Flatpak packagings of ``browser`` that have run for this user (Linux only)."""
+    if not platform.startswith("linux"):
+        return []
+    return [s for s in SANDBOXED if s.browser == browser.name and (home / s.folder).is_dir()]
+
+
 def manifest(browser_is_firefox: bool, launcher: Path) -> dict:
     """The host manifest for a Chromium browser or for Firefox."""
     data = {"name": HOST_NAME, "description": "pagesieve: local main-content extraction", "path": str(launcher), "type": "stdio"}
@@ -109,7 +169,7 @@ def launcher_text(python: str, platform: str = sys.platform) -> str:
     """The launcher script: runs the host with ``python``, passing the browser's arguments."""
     if platform.startswith("win"):
         return f'@echo off\r\n"{python}" -m pagesieve.native %*\r\n'
-    return f'#!/bin/sh\n# written by pagesieve install_host.py\nexec "{python}" -m pagesieve.native "$@"\n'
+    return f'#!/bin/sh\n# written by pagesieve install-host\nexec "{python}" -m pagesieve.native "$@"\n'
 
 
 def _write(path: Path, text: str, mode: int | None, log: list[str]) -> None:
@@ -132,16 +192,24 @@ def install(
 ) -> list[str]:
     """Register (or with ``uninstall`` remove) the host; returns what was done, a line each.
 
+    For each browser, a line ``NAME: found at FOLDER`` (or ``NAME: not found ...`` when it was
+    named with ``browsers`` but has no profile folder: it is registered all the same), then
+    ``wrote PATH`` / ``unchanged PATH`` / ``removed PATH`` for each file; for each Snap or Flatpak
+    packaging found (:data:`SANDBOXED`), ``NAME (KIND, found at FOLDER): NOTE``.
+
     Args:
-        browsers: names from :data:`BROWSERS`; default every browser that seems installed.
+        browsers: names from :data:`BROWSERS`; default every browser that seems installed (its
+            own profile folder, or a Snap or Flatpak of it that reads the usual manifest).
         user_data_dir: a Chromium ``--user-data-dir``: the manifest goes to its
-            ``NativeMessagingHosts/`` (for tests and portable profiles) instead of the
+            ``NativeMessagingHosts/`` (for tests and throwaway profiles) instead of the
             browsers' default folders.
         home: the home folder (default: the user's). launcher_dir: where the launcher goes
-            (default: ``platformdirs.user_data_dir("pagesieve")/host``).
+            (default: ``platformdirs.user_data_dir("pagesieve")/host``). python: the interpreter
+            the launcher runs (default: this one, so the host is the installation that ran this).
 
     Raises:
         ValueError: an unknown browser name.
+        OSError: a folder or file cannot be written (or removed).
     """
     import platformdirs
 
@@ -153,13 +221,26 @@ def install(
     unknown = [n for n in browsers or [] if n not in known]
     if unknown:
         raise ValueError(f"unknown browser(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    log: list[str] = []
     if user_data_dir is not None:
         targets = [known[n] for n in (browsers or ["chromium"])]
-    elif browsers:
-        targets = [known[n] for n in browsers]
     else:
-        targets = [b for b in BROWSERS if installed(b, home, platform)]
-    log: list[str] = []
+        named = [known[n] for n in browsers] if browsers else []
+        targets = []
+        for browser in BROWSERS:
+            found = installed(browser, home, platform)
+            sandboxes = sandboxes_found(browser, home, platform)
+            if browsers and browser not in named:
+                continue
+            if found:
+                log.append(f"{browser.name}: found at {_profile_folder(browser, home, platform)}")
+            elif browsers:
+                log.append(f"{browser.name}: not found at {_profile_folder(browser, home, platform)}; registered all the same, as asked")
+            for box in sandboxes:
+                log.append(f"{browser.name} ({box.kind}, found at {home / box.folder}): {box.note}")
+            if found or browsers or uninstall or any(box.reads_manifest for box in sandboxes):
+                targets.append(browser)
+    wrote_any = False
     for browser in targets:
         if user_data_dir is not None:
             path = Path(user_data_dir) / "NativeMessagingHosts" / f"{HOST_NAME}.json"
@@ -175,17 +256,24 @@ def install(
                 _registry(browser, None, log)
             continue
         _write(path, json.dumps(manifest(browser.firefox, launcher), indent=2) + "\n", 0o644, log)
+        wrote_any = True
         if windows and user_data_dir is None:
             _registry(browser, path, log)
     if uninstall:
         if launcher.exists() and not browsers and user_data_dir is None:  # nothing points to it any more
             launcher.unlink()
             log.append(f"removed {launcher}")
-    elif targets:
+    elif wrote_any:
         _write(launcher, launcher_text(python, platform), 0o755, log)
     if not targets:
-        log.append("no browser found; name one with --browser")
+        log.append("no browser found that can start the host; name one with --browser")
     return log
+
+
+def _profile_folder(browser: Browser, home: Path, platform: str) -> str:
+    if platform.startswith("win"):
+        return rf"HKCU\{browser.windows}"
+    return str(home / (browser.macos if platform == "darwin" else browser.linux))
 
 
 def _registry(browser: Browser, manifest_path: Path | None, log: list[str]) -> None:  # pragma: no cover - Windows

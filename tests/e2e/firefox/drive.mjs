@@ -10,6 +10,8 @@
 // wait polls for what it names, and a failure says what it waited for. PLAN.correction
 // (optional): {urls: [page, other page of the site], target, hidden, shown}: a "Hide this"
 // correction made with the picker, checked after a reload and on the other page.
+// PLAN.noHost (optional): {url}: with no host registered, "reader" on url and the extension's own
+// reader tab it opens; then the popup's install box.
 // PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
 // with the cold-start option on (and learning off for the site), "hide" on url; then with the
 // option off, "hide" again; whether rule and story are shown each time.
@@ -79,6 +81,43 @@ try {
   // the content script of url is there and its on-load work (learning) is over
   const loaded = (url) => waitFor(`the content script of ${url} to finish its on-load work`,
     async () => (await send(url, { type: "pagesieve.state" })).loaded);
+  if (plan.noHost) {
+    // no host registered: "reader" on plan.noHost.url opens the extension's reader.html (Mozilla's
+    // Readability) in a tab; its title, article and note are reported, then the popup's text (the
+    // popup page opened in a tab by the options page, which BiDi cannot navigate to)
+    const url = plan.noHost.url;
+    const r = {};
+    const page = await browser.newPage();
+    await page.goto(url, { waitUntil: "load" });
+    await loaded(url);
+    const before = await page.evaluate(() => document.documentElement.outerHTML);
+    r.reader = await run(url, "reader");
+    const readerPrefix = `moz-extension://${plan.uuid}/reader.html?id=`;
+    const reader = await waitFor(`the reader tab ${readerPrefix}…`, async () => {
+      for (const p of await browser.pages()) {
+        const ready = await p.evaluate((prefix) => location.href.startsWith(prefix) && document.documentElement.dataset.ready, readerPrefix).catch(() => null);
+        if (ready) return p;
+      }
+      return null;
+    });
+    Object.assign(r, await reader.evaluate(() => ({
+      ready: document.documentElement.dataset.ready, title: document.querySelector("h1").textContent,
+      text: document.getElementById("content").innerText, note: document.getElementById("note").innerText,
+      scripts: [...document.scripts].map((s) => s.getAttribute("src")),
+    })));
+    if (plan.screenshots) await reader.screenshot({ path: `${plan.screenshots}/firefox-reader-without-host.png` });
+    r.pageUnchanged = (await page.evaluate(() => document.documentElement.outerHTML)) === before;
+    const popupUrl = `moz-extension://${plan.uuid}/popup.html`;
+    await control.evaluate(() => browser.tabs.create({ url: "/popup.html" }));
+    const popup = await waitFor(`the popup page ${popupUrl}`, () => optionsTab(popupUrl));
+    r.install = await waitFor("the popup's install box", () => popup.evaluate(() => {
+      const box = document.getElementById("install");
+      return box.style.display === "block" ? box.innerText : null;
+    }));
+    out.noHost = r;
+    await popup.close();
+    await page.close();
+  }
   if (plan.coldStart) {
     const c = plan.coldStart;
     const settings = (values) => control.evaluate((v) => browser.storage.local.set(v), values);

@@ -1,0 +1,84 @@
+"""The packaged extension (tools/build_extension.py): one version for host and extension, the ids
+the host manifests admit are the built extensions' own, the vendored Readability is the pinned one,
+and the Firefox build lints with 0 errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from pagesieve import __version__
+from pagesieve.native.install import EXTENSION_ID, EXTENSION_KEY, GECKO_ID, extension_id
+
+REPO = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("build_extension", REPO / "tools" / "build_extension.py")
+build_extension = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build_extension)
+
+
+def manifest_files(manifest: dict) -> set[str]:
+    """Every file the manifest names (scripts, pages)."""
+    names = set(manifest["background"].get("scripts", [])) | {manifest["background"].get("service_worker")} - {None}
+    for script in manifest["content_scripts"]:
+        names |= set(script["js"])
+    return names | {manifest["action"]["default_popup"], manifest["options_ui"]["page"]}
+
+
+def test_host_and_extension_carry_one_version():
+    found = build_extension.versions()
+    assert set(found) == {"pyproject.toml", "extension/manifest.json", "package.json", "pagesieve.__version__"}
+    assert set(found.values()) == {__version__}, found
+    assert build_extension.version() == __version__
+
+
+def test_the_chromium_zip_is_the_extension_the_host_admits(tmp_path):
+    (zip_path,) = build_extension.build(tmp_path / "dist", chromium_only=True)
+    assert zip_path.name == f"pagesieve-chromium-{__version__}.zip"
+    with zipfile.ZipFile(zip_path) as z:
+        names = set(z.namelist())
+        manifest = json.loads(z.read("manifest.json"))
+    assert manifest["key"] == EXTENSION_KEY and extension_id(manifest["key"]) == EXTENSION_ID
+    assert "browser_specific_settings" not in manifest and "scripts" not in manifest["background"]
+    assert manifest_files(manifest) | {"reader.html", "reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
+    assert not any(n.startswith(("node_modules", ".")) for n in names)
+    # the same tree gives the same bytes
+    (again,) = build_extension.build(tmp_path / "again", chromium_only=True)
+    assert again.read_bytes() == zip_path.read_bytes()
+
+
+def test_vendored_readability_is_the_pinned_one_with_its_licence():
+    pinned = json.loads((REPO / "package.json").read_text())["dependencies"]["@mozilla/readability"]
+    assert build_extension.check_readability() == pinned
+    licence = (REPO / "extension/vendor/readability/LICENSE.md").read_text()
+    assert "Apache License" in licence and "Version 2.0" in licence
+    assert "function Readability(doc, options)" in (REPO / "extension/vendor/readability/Readability.js").read_text()
+
+
+def test_a_version_mismatch_stops_the_build(tmp_path):
+    fake = tmp_path / "repo"
+    for name in ("pyproject.toml", "package.json", "extension/manifest.json", "host/pagesieve/__init__.py"):
+        (fake / name).parent.mkdir(parents=True, exist_ok=True)
+        (fake / name).write_text((REPO / name).read_text())
+    manifest = json.loads((fake / "extension/manifest.json").read_text())
+    manifest["version"] = "9.9.9"
+    (fake / "extension/manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(build_extension.BuildError, match="extension/manifest.json 9.9.9"):
+        build_extension.version(fake)
+
+
+def test_the_firefox_xpi_is_built_by_web_ext_and_lints_clean(tmp_path, capsys):
+    if not (REPO / "node_modules/.bin/web-ext").exists():
+        pytest.skip("web-ext is not installed: npm ci at the repository root (package.json); .ci/run does it")
+    written = build_extension.build(tmp_path / "dist")
+    assert [p.name for p in written] == [f"pagesieve-firefox-{__version__}.xpi", f"pagesieve-chromium-{__version__}.zip"]
+    assert "web-ext lint build/extension/firefox: 0 errors" in capsys.readouterr().out
+    with zipfile.ZipFile(written[0]) as z:
+        names = set(z.namelist())
+        manifest = json.loads(z.read("manifest.json"))
+    assert manifest["browser_specific_settings"]["gecko"]["id"] == GECKO_ID
+    assert "key" not in manifest and "service_worker" not in manifest["background"]
+    assert manifest_files(manifest) | {"reader.html", "vendor/readability/LICENSE.md"} <= names

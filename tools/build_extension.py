@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Build the packaged extension from extension/: one .xpi for Firefox, one .zip for Chromium.
+
+    npm ci && python3 tools/build_extension.py      # (or: npm run build)
+    -> dist/pagesieve-firefox-VERSION.xpi   (web-ext build)
+       dist/pagesieve-chromium-VERSION.zip  (Chrome's "pack the folder as a zip")
+
+Each browser gets its own copy of extension/ under build/extension/<browser>/ with the manifest
+keys the other browser reads left out (Firefox: no "key", no background "service_worker", which it
+ignores; Chromium: no "browser_specific_settings", no background "scripts"). The gecko id and the
+Chromium key stay fixed (pagesieve.native.install.GECKO_ID and EXTENSION_KEY: the host manifests
+admit exactly these). Before building it checks that the host (pyproject.toml), the extension
+(manifest.json) and package.json carry one version, and that the vendored Readability
+(extension/vendor/readability/) is the one package.json pins; then `web-ext lint` on the Firefox
+copy must report 0 errors.
+
+--chromium-only builds the zip alone (no Node needed: the tests that load it in Chromium);
+--lint-only lints; --vendor first copies Readability from node_modules/ (after `npm ci`).
+Exit status 1 with one line on standard error when a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import filecmp
+import json
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EXTENSION = REPO / "extension"
+READABILITY = ("Readability.js", "LICENSE.md")
+"""The files of npm @mozilla/readability vendored into extension/vendor/readability/."""
+
+ZIP_TIME = (2020, 1, 1, 0, 0, 0)
+"""Every zip entry gets this time, so that one tree always gives the same bytes."""
+
+
+class BuildError(Exception):
+    """A check before the build failed, or a build step failed (the message says which)."""
+
+
+def versions(repo: Path = REPO) -> dict[str, str]:
+    """The version of each part: {"pyproject.toml", "extension/manifest.json", "package.json",
+    "pagesieve.__version__"} -> version string."""
+    init = (repo / "host/pagesieve/__init__.py").read_text(encoding="utf-8")
+    module = next(line.split("=", 1)[1].strip().strip("\"'") for line in init.splitlines() if line.startswith("__version__"))
+    return {
+        "pyproject.toml": tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"],
+        "extension/manifest.json": json.loads((repo / "extension/manifest.json").read_text(encoding="utf-8"))["version"],
+        "package.json": json.loads((repo / "package.json").read_text(encoding="utf-8"))["version"],
+        "pagesieve.__version__": module,
+    }
+
+
+def version(repo: Path = REPO) -> str:
+    """The one version of host and extension. Raises BuildError when the parts disagree."""
+    found = versions(repo)
+    if len(set(found.values())) != 1:
+        raise BuildError("the parts carry different versions: " + ", ".join(f"{k} {v}" for k, v in found.items()))
+    return next(iter(found.values()))
+
+
+def browser_manifest(manifest: dict, browser: str) -> dict:
+    """extension/manifest.json as ``browser`` ("firefox" or "chromium") gets it."""
+    out = copy.deepcopy(manifest)
+    if browser == "firefox":
+        out.pop("key", None)
+        out["background"].pop("service_worker", None)
+    elif browser == "chromium":
+        out.pop("browser_specific_settings", None)
+        out["background"].pop("scripts", None)
+    else:
+        raise ValueError(f"unknown browser {browser!r}")
+    return out
+
+
+def stage(browser: str, out: Path) -> Path:
+    """A copy of extension/ for ``browser`` in ``out`` (emptied first); returns ``out``."""
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(EXTENSION, out, ignore=shutil.ignore_patterns(".*", "*~"))
+    manifest = json.loads((EXTENSION / "manifest.json").read_text(encoding="utf-8"))
+    (out / "manifest.json").write_text(json.dumps(browser_manifest(manifest, browser), indent=2) + "\n", encoding="utf-8")
+    return out
+
+
+def write_zip(folder: Path, target: Path) -> Path:
+    """Zip ``folder``'s files (relative names, sorted, fixed times) into ``target`` atomically."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(path.relative_to(folder).as_posix(), ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, path.read_bytes())
+    tmp.replace(target)
+    return target
+
+
+def check_readability(repo: Path = REPO) -> str:
+    """The vendored Readability is the version package.json pins (and, after `npm ci`, the same
+    bytes as node_modules' copy); returns that version. Raises BuildError otherwise."""
+    pinned = json.loads((repo / "package.json").read_text(encoding="utf-8"))["dependencies"]["@mozilla/readability"]
+    vendored = repo / "extension/vendor/readability"
+    note = (vendored / "VERSION").read_text(encoding="utf-8").strip() if (vendored / "VERSION").is_file() else None
+    if note != pinned:
+        raise BuildError(f"extension/vendor/readability/VERSION is {note}, package.json pins {pinned}: run tools/build_extension.py --vendor")
+    installed = repo / "node_modules/@mozilla/readability"
+    if installed.is_dir():
+        got = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
+        if got != pinned:
+            raise BuildError(f"node_modules has @mozilla/readability {got}, package.json pins {pinned}: run npm ci")
+        for name in READABILITY:
+            if not filecmp.cmp(installed / name, vendored / name, shallow=False):
+                raise BuildError(f"extension/vendor/readability/{name} differs from node_modules': run tools/build_extension.py --vendor")
+    return pinned
+
+
+def vendor(repo: Path = REPO) -> None:
+    """Copy Readability.js and its licence from node_modules/ into extension/vendor/readability/."""
+    installed = repo / "node_modules/@mozilla/readability"
+    if not installed.is_dir():
+        raise BuildError("node_modules/@mozilla/readability is missing: run npm ci first")
+    target = repo / "extension/vendor/readability"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in READABILITY:
+        shutil.copyfile(installed / name, target / name)
+    got = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
+    (target / "VERSION").write_text(got + "\n", encoding="utf-8")
+
+
+def web_ext(*args: str) -> subprocess.CompletedProcess:
+    """Run the web-ext of node_modules/ (npm ci), output captured."""
+    exe = REPO / "node_modules/.bin/web-ext"
+    if not exe.exists():
+        raise BuildError("web-ext is not installed: run npm ci (package.json pins it)")
+    return subprocess.run([str(exe), *args, "--no-config-discovery"], capture_output=True, text=True, cwd=REPO)
+
+
+def lint(folder: Path) -> dict:
+    """`web-ext lint` of ``folder``; returns its JSON report. Raises BuildError on any error."""
+    done = web_ext("lint", "--source-dir", str(folder), "--output", "json")
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError as exc:
+        raise BuildError(f"web-ext lint gave no report: {done.stderr[-500:]}") from exc
+    summary = report["summary"]
+    print(f"web-ext lint {folder.relative_to(REPO)}: {summary['errors']} errors, {summary['warnings']} warnings, {summary['notices']} notices")
+    for kind in ("errors", "warnings", "notices"):
+        for m in report[kind]:
+            print(f"  {kind[:-1]} {m['code']} {m.get('file') or ''}:{m.get('line') or ''} {m['message']}")
+    if summary["errors"]:
+        raise BuildError(f"web-ext lint found {summary['errors']} error(s)")
+    return report
+
+
+def build(dist: Path, chromium_only: bool = False, lint_only: bool = False) -> list[Path]:
+    """Check, lint and build; returns the files written under ``dist``."""
+    number = version()
+    check_readability()
+    staging = REPO / "build/extension"
+    written = []
+    if not chromium_only:
+        firefox = stage("firefox", staging / "firefox")
+        lint(firefox)
+        if not lint_only:
+            name = f"pagesieve-firefox-{number}.xpi"
+            done = web_ext("build", "--source-dir", str(firefox), "--artifacts-dir", str(dist), "--filename", name, "--overwrite-dest")
+            if done.returncode != 0:
+                raise BuildError(f"web-ext build failed: {done.stderr[-500:] or done.stdout[-500:]}")
+            written.append(dist / name)
+    if not lint_only:
+        chromium = stage("chromium", staging / "chromium")
+        written.append(write_zip(chromium, dist / f"pagesieve-chromium-{number}.zip"))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build dist/pagesieve-firefox-VERSION.xpi and dist/pagesieve-chromium-VERSION.zip.")
+    parser.add_argument("--dist", type=Path, default=REPO / "dist", help="output folder (default: dist/)")
+    parser.add_argument("--chromium-only", action="store_true", help="the Chromium zip alone (no Node needed)")
+    parser.add_argument("--lint-only", action="store_true", help="web-ext lint of the Firefox copy, nothing built")
+    parser.add_argument("--vendor", action="store_true", help="first copy Readability from node_modules/ (after npm ci)")
+    args = parser.parse_args(argv)
+    try:
+        if args.vendor:
+            vendor()
+        for path in build(args.dist.resolve(), args.chromium_only, args.lint_only):
+            print(f"wrote {path} ({path.stat().st_size} bytes)")
+    except BuildError as exc:
+        print(f"build_extension: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
