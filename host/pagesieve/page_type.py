@@ -88,3 +88,30 @@ def compile_page_type(estimator) -> PageTypeArrays:
         intercept=intercept,
         classes=tuple(str(c) for c in lr.classes_),
     )
+
+
+def cross_fitted(signals: np.ndarray, labels, folds: np.ndarray) -> np.ndarray:
+    """Out-of-fold page-type probabilities (training only: imports scikit-learn).
+
+    Args:
+        signals: ``(n, d)`` page signals; labels: ``n`` page types or ``None`` (unlabelled);
+        folds: ``(n,)`` fold of each page.
+
+    Returns:
+        ``(n, 7)``: each page's probabilities from a model fitted on the labelled pages of the
+        other folds. Where those hold fewer than two types (a tiny run), the one type seen gets
+        probability 1 (none seen: all 0).
+    """
+    labels = list(labels)
+    labelled = np.array([t is not None for t in labels])
+    out = np.zeros((len(labels), len(PAGE_TYPES)))
+    for f in np.unique(folds):
+        train = labelled & (folds != f)
+        seen = sorted({labels[i] for i in np.flatnonzero(train)})
+        if len(seen) < 2:
+            for t in seen:
+                out[folds == f, PAGE_TYPES.index(t)] = 1.0
+            continue
+        model = compile_page_type(fit_page_type(signals[train], [labels[i] for i in np.flatnonzero(train)]))
+        out[folds == f] = model.probabilities(signals[folds == f])
+    return out

@@ -173,17 +173,15 @@ def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: in
 
 
 def fit_page_types(pool: list[CvPage], k: int) -> None:
-    """Out-of-fold page-type probabilities ``p.extra["type"]`` for every page: model f is
-    fitted on the target's pages outside fold f and judges the pages of fold f (any dataset)."""
-    from pagesieve.page_type import compile_page_type, fit_page_type
+    """Out-of-fold page-type probabilities ``p.extra["type"]`` for every page: the model of fold
+    f is fitted on the target's labelled pages outside fold f and judges the pages of fold f
+    (any dataset; :func:`pagesieve.page_type.cross_fitted`)."""
+    from pagesieve.page_type import cross_fitted
 
-    target = [p for p in pool if p.target and p.page_type]
-    for f in range(k):
-        train = [p for p in target if p.fold != f]
-        model = compile_page_type(fit_page_type(np.vstack([p.signals for p in train]), [p.page_type for p in train]))
-        for p in pool:
-            if p.fold == f:
-                p.extra["type"] = model.probabilities(p.signals)
+    labels = [p.page_type if p.target else None for p in pool]
+    probabilities = cross_fitted(np.vstack([p.signals for p in pool]), labels, np.array([p.fold for p in pool]))
+    for p, row in zip(pool, probabilities):
+        p.extra["type"] = row
 
 
 def rows_for(p: CvPage, variant: str) -> np.ndarray:

@@ -266,24 +266,14 @@ def fit_page_types(pages: list[PageData], kinds: list[str | None], seed: int = S
     Raises:
         DatasetError: no page has a page type (wcxb_dev is missing).
     """
-    from pagesieve.page_type import PAGE_TYPES, compile_page_type, fit_page_type
+    from pagesieve.page_type import cross_fitted, fit_page_type
     from pagesieve.signals import page_signals
 
     signals = np.vstack([page_signals(pd.analysis.raw_signals or {}, pd.analysis.blocks) for pd in pages])
     labelled = np.array([k is not None for k in kinds])
     if not labelled.any():
         raise DatasetError("no training page has a page type: wcxb_dev (page_type in its index) is needed")
-    folds = np.array([fold_of(pd.group, seed) for pd in pages])
-    probabilities = np.zeros((len(pages), 7))
-    for f in (0, 1):
-        train = labelled & (folds != f)
-        seen = sorted({kinds[i] for i in np.flatnonzero(train)})
-        if len(seen) < 2:  # a tiny run (--limit): the one type seen, or nothing, is all it knows
-            for t in seen:
-                probabilities[folds == f, PAGE_TYPES.index(t)] = 1.0
-            continue
-        model = compile_page_type(fit_page_type(signals[train], [kinds[i] for i in np.flatnonzero(train)]))
-        probabilities[folds == f] = model.probabilities(signals[folds == f])
+    probabilities = cross_fitted(signals, kinds, np.array([fold_of(pd.group, seed) for pd in pages]))
     final = fit_page_type(signals[labelled], [kinds[i] for i in np.flatnonzero(labelled)])
     return final, probabilities
 
