@@ -28,6 +28,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from itertools import accumulate
+from math import log1p
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -113,13 +115,17 @@ def _same_site_share(element, host: str) -> float:
         if not href or href.startswith(("#", "javascript:", "mailto:")):
             continue
         total += 1
-        try:
-            parts = urlsplit(href)
-        except ValueError:
-            continue
-        if parts.netloc and parts.netloc.lower().removeprefix("www.") != host:
-            continue
-        segments = [s for s in parts.path.split("/") if s]
+        if href[0] == "/" and not href.startswith("//"):  # the common case: a path on this site
+            path = href.partition("#")[0].partition("?")[0]
+        else:
+            try:
+                parts = urlsplit(href)
+            except ValueError:
+                continue
+            if parts.netloc and parts.netloc.lower().removeprefix("www.") != host:
+                continue
+            path = parts.path
+        segments = [s for s in path.split("/") if s]
         if len(segments) >= 2 or (segments and "-" in segments[-1]):
             same += 1
     return same / total if total else 0.0
@@ -140,52 +146,40 @@ def card_columns(blocks: Sequence[Block], candidates: Sequence[int], url: str | 
         has_email (0/1), byline_like (0/1: a short block that opens with "By", "Written by",
         "Author" or says "About the author").
     """
-    out = np.zeros((len(candidates), len(CARD_COLUMNS)))
     if not candidates:
-        return out
+        return np.zeros((0, len(CARD_COLUMNS)))
     card, runs = card_items(blocks)
     total = max(blocks[0].sub_chars, 1)
-    card_roots = {c for c in card if c >= 0}
-    card_chars = sum(blocks[c].sub_chars for c in card_roots)
+    card_share = sum(blocks[c].sub_chars for c in {c for c in card if c >= 0}) / total
     # the longest run of text: the block holding the most own-text characters of its children
     # (a paragraph run), by the characters before each block in document order
-    starts = np.cumsum([0] + [b.chars for b in blocks])
+    starts = list(accumulate((b.chars for b in blocks), initial=0))
     main = max(blocks, key=lambda b: sum(blocks[c].chars for c in b.children) + b.chars)
-    lo = starts[main.index]
     last = main.index
-    while last + 1 < len(blocks) and blocks[last + 1].index > main.index and _inside(blocks, last + 1, main.index):
+    while last + 1 < len(blocks) and main.index <= blocks[last + 1].parent <= last:  # its subtree is contiguous
         last += 1
-    hi = starts[last + 1]
+    lo, hi = starts[main.index], starts[last + 1]
     host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
     link_share: dict[int, float] = {}
-    for row, i in enumerate(candidates):
+    rows = []
+    for i in candidates:
         b = blocks[i]
         c = card[i]
-        out[row, 0] = c >= 0
-        out[row, 1] = np.log1p(runs[i])
-        out[row, 2] = card_chars / total
         pos = starts[i]
-        out[row, 3] = np.log1p(lo - pos if pos < lo else pos - hi if pos > hi else 0)
-        out[row, 4] = pos > hi
         anchor = c if c >= 0 else i
+        same_site = 0.0
         if blocks[anchor].sub_links:
             if anchor not in link_share:
                 link_share[anchor] = _same_site_share(blocks[anchor].element, host)
-            out[row, 5] = link_share[anchor]
+            same_site = link_share[anchor]
+        email = byline = False
         if b.chars:
             text = b.text
-            out[row, 6] = "@" in text and EMAIL_RE.search(text) is not None
-            out[row, 7] = b.chars < 300 and BYLINE_RE.search(text) is not None
-    return out
-
-
-def _inside(blocks: Sequence[Block], i: int, ancestor: int) -> bool:
-    p = blocks[i].parent
-    while p >= 0:
-        if p == ancestor:
-            return True
-        p = blocks[p].parent
-    return False
+            email = "@" in text and EMAIL_RE.search(text) is not None
+            byline = b.chars < 300 and BYLINE_RE.search(text) is not None
+        rows.append((c >= 0, log1p(runs[i]), card_share, log1p(lo - pos if pos < lo else pos - hi if pos > hi else 0),
+                     pos > hi, same_site, email, byline))
+    return np.array(rows, dtype=np.float64)
 
 
 # --------------------------------------------------------------------------- page signals
