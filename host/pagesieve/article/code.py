@@ -124,8 +124,14 @@ def _unlayout(table: etree._Element, code_class: str) -> None:
             table.addprevious(inner)
             table.getparent().remove(table)
             return
+    text = "\n".join("".join(cell.itertext()).rstrip("\n") for cell in cells)
+    if next(table.iterancestors("pre"), None) is not None:
+        # already inside the code block (highlight.js line numbers): the lines are its text
+        table.tail = text + (table.tail or "")
+        remove_keep_tail(table)
+        return
     pre = etree.Element("pre")
-    pre.text = "\n".join("".join(cell.itertext()).rstrip("\n") for cell in cells)
+    pre.text = text
     pre.tail = table.tail
     table.addprevious(pre)
     table.getparent().remove(table)

@@ -3,7 +3,8 @@ for written the way Markdown readers (Obsidian, GitHub, CommonMark renderers) ta
 
 * Formulas (``<math>``): ``$TeX$`` inline, ``$$TeX$$`` on lines of their own for a display
   formula, from the TeX ``<annotation>`` (:func:`pagesieve.page.formulas.tex_annotations`);
-  without TeX, the formula's characters (the MathML's text).
+  without one, TeX written from the MathML (:func:`mathml_tex`): its characters, with the
+  fractions, scripts and roots that its text alone would lose (``x=ba`` for x = b/a).
 * Code blocks: fenced, the fence's info string the ``language-X`` class (CommonMark §4.5).
 * ``<kbd>``, ``<abbr title>``, ``<sub>``, ``<sup>``, ``<details>``/``<summary>``: kept as
   inline HTML, which CommonMark passes through (§6.6 "Raw HTML"); a ``<details>``' content stays
@@ -89,6 +90,74 @@ def flatten_row_spans(root: etree._Element) -> int:
     return count
 
 
+TEX_OPERATORS = {
+    "\u2212": "-", "\u00b1": "\\pm", "\u2213": "\\mp", "\u00d7": "\\times", "\u00f7": "\\div", "\u22c5": "\\cdot",
+    "\u2260": "\\neq", "\u2264": "\\leq", "\u2265": "\\geq", "\u2248": "\\approx", "\u2261": "\\equiv",
+    "\u2192": "\\to", "\u21d2": "\\Rightarrow", "\u27fa": "\\iff", "\u21d4": "\\Leftrightarrow", "\u221e": "\\infty",
+    "\u2211": "\\sum", "\u220f": "\\prod", "\u222b": "\\int", "\u2202": "\\partial", "\u2207": "\\nabla",
+    "\u2208": "\\in", "\u2209": "\\notin", "\u2282": "\\subset", "\u2286": "\\subseteq", "\u222a": "\\cup",
+    "\u2229": "\\cap", "\u2200": "\\forall", "\u2203": "\\exists", "\u2026": "\\ldots", "\u22ef": "\\cdots",
+    "{": "\\{", "}": "\\}", "\u2061": "", "\u2062": "", "\u2063": "",
+}
+"""MathML operator characters written as TeX commands by :func:`mathml_tex` (the commands of the
+LaTeX symbol list that KaTeX and MathJax both read); invisible function application and times
+write nothing."""
+
+_TEX_SPECIAL = re.compile(r"([#$%&_{}])")
+
+
+def _tex_text(text: str) -> str:
+    return _TEX_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def _group(tex: str) -> str:
+    return tex if len(tex) == 1 else "{" + tex + "}"
+
+
+def mathml_tex(el) -> str:
+    """TeX for a MathML element (a BeautifulSoup tag) that carries no TeX of its own: token
+    elements as their characters (:data:`TEX_OPERATORS` as commands, several letters in an
+    ``<mi>`` as ``\\mathrm``, ``<mtext>`` as ``\\text``), scripts, fractions, roots, under- and
+    over-scripts and tables by their TeX constructs; other elements by their children."""
+    from bs4 import Tag
+
+    name = el.name
+    kids = [c for c in el.children if isinstance(c, Tag)]
+    if name in ("mi", "mn", "mo", "ms"):
+        text = " ".join(el.get_text().split())
+        if name == "mo":
+            return TEX_OPERATORS.get(text, _tex_text(text))
+        if name == "mi" and len(text) > 1:
+            return f"\\mathrm{{{_tex_text(text)}}}"
+        return TEX_OPERATORS.get(text, _tex_text(text))
+    if name == "mtext":
+        text = " ".join(el.get_text().split())
+        return f"\\text{{{_tex_text(text)}}}" if text else ""
+    if name == "mspace":
+        return "\\ "
+    if name in ("annotation", "annotation-xml"):
+        return ""
+    parts = [mathml_tex(k) for k in kids]
+    if name in ("msup", "msub") and len(parts) == 2:
+        return f"{_group(parts[0])}{'^' if name == 'msup' else '_'}{_group(parts[1])}"
+    if name in ("msubsup", "munderover") and len(parts) == 3:
+        return f"{_group(parts[0])}_{_group(parts[1])}^{_group(parts[2])}"
+    if name in ("munder", "mover") and len(parts) == 2:
+        return f"\\{'underset' if name == 'munder' else 'overset'}{{{parts[1]}}}{{{parts[0]}}}"
+    if name == "mfrac" and len(parts) == 2:
+        return f"\\frac{{{parts[0]}}}{{{parts[1]}}}"
+    if name == "msqrt":
+        return f"\\sqrt{{{''.join(parts)}}}"
+    if name == "mroot" and len(parts) == 2:
+        return f"\\sqrt[{parts[1]}]{{{parts[0]}}}"
+    if name == "mfenced":
+        return f"\\left{el.get('open', '(')}{(el.get('separators') or ',')[:1].join(parts)}\\right{el.get('close', ')')}"
+    if name == "mtable":
+        rows = [" & ".join(mathml_tex(c) for c in row.children if isinstance(c, Tag)) for row in kids]
+        return "\\begin{matrix}" + " \\\\ ".join(rows) + "\\end{matrix}"
+    return "".join(parts)
+
+
 class ArticleConverter(MarkdownConverter):
     """markdownify's converter with the conversions of the module docstring."""
 
@@ -100,9 +169,9 @@ class ArticleConverter(MarkdownConverter):
                 break
         display = (el.get("display") or "").lower() == "block" and "_inline" not in parent_tags
         if tex is None:
-            for annotation in el.find_all("annotation"):
-                annotation.extract()
-            return " ".join(el.get_text().split())
+            tex = mathml_tex(el)
+        if not tex.strip():
+            return ""
         if "_inline" in parent_tags:
             tex = tex.replace("|", "\\|")
         if display:

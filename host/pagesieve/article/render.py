@@ -108,14 +108,41 @@ def prune(blocks: Sequence[Block], keep: Sequence[bool]) -> etree._Element:
             if removed[b.index] and not removed[b.parent]:
                 remove_keep_tail(element)  # the tail is the parent's own text, judged with it
             continue
-        # A noise container around content: drop its own text and inline content.
+        # A noise container around content: drop its own text and inline content, but for the
+        # pictures and players that stand between two of its blocks with content.
         element.text = None
-        for child in list(element):
+        children = list(element)
+        for position, child in enumerate(children):
             if child in block_elements or any(d in block_elements for d in child.iterdescendants()):
                 child.tail = None
-            else:
+            elif not _between_content(children, position, block_elements, has_content, blocks):
                 element.remove(child)
+            else:
+                child.tail = None
     return blocks[0].element
+
+
+MEDIA_ELEMENTS = frozenset({"img", "picture", "video", "audio"})
+"""Inline content of a noise container that :func:`prune` keeps between two blocks with content."""
+
+
+def _between_content(children, position, block_elements, has_content, blocks) -> bool:
+    """True if ``children[position]`` is a picture or player (:data:`MEDIA_ELEMENTS`) whose
+    nearest sibling blocks before and after it both hold content: a photo or video between two
+    paragraphs of the article, loose in the container that holds them, as ``complete_structures``
+    keeps a figure between kept blocks (:func:`pagesieve.extract.complete_structures`)."""
+    child = children[position]
+    if child.tag not in MEDIA_ELEMENTS:
+        return False
+    index = {b.element: b.index for b in blocks}
+
+    def kept(siblings) -> bool | None:
+        for sibling in siblings:
+            if sibling in block_elements:
+                return has_content[index[sibling]]
+        return None
+
+    return bool(kept(reversed(children[:position]))) and bool(kept(children[position + 1:]))
 
 
 def _wrap_text_runs(element: etree._Element) -> None:
@@ -198,6 +225,7 @@ def finish_html(body: etree._Element, url: str | None) -> str:
     (:func:`remove_page_controls`), layout tables unwrapped (:func:`unwrap_layout_tables`),
     containers to paragraphs, URLs resolved, nh3."""
     unstash(body)
+    clean_code_blocks(body)  # before the layout tables go: gutter tables are read by their classes
     remove_page_controls(body)
     unwrap_layout_tables(body)
     for element in list(body.iter(*CONTAINER_TAGS, "details")):
@@ -210,7 +238,6 @@ def finish_html(body: etree._Element, url: str | None) -> str:
         src = _image_source(img)
         if src:
             img.set("src", urljoin(url, src) if url else src)
-    clean_code_blocks(body)
     restore_formulas(body)
     embed_figures(body, url)
     article_classes(body)

@@ -148,7 +148,10 @@ def _real_image(img: etree._Element) -> bool:
 
 
 def _media_with_source(media: etree._Element) -> bool:
-    return bool((media.get("src") or "").strip()) or any((s.get("src") or "").strip() for s in media.iter("source"))
+    """True if a ``<video>``/``<audio>`` has an address to link to (not ``blob:`` or ``data:``,
+    which exist only in the page that made them)."""
+    addresses = [media.get("src"), *(s.get("src") for s in media.iter("source"))]
+    return any(a and a.strip() and not a.strip().startswith(("blob:", "data:")) for a in addresses)
 
 
 def _note_links(root: etree._Element) -> list[etree._Element]:
