@@ -503,6 +503,32 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     page.close()
 
 
+def test_formulas_reach_the_article_through_a_real_browser_snapshot(chromium_context):
+    """extension/snapshot.js sends a formula's MathML and its TeX annotation (which the browser
+    does not render): the article of a KaTeX, a MathML and a MathJax 3 page (the fidelity
+    fixtures) holds each formula once, as MathML, with the TeX where the page has it."""
+    from pagesieve.extract import extract_page
+    from pagesieve.page.snapshot import parse_snapshot
+
+    fixtures = Path(__file__).resolve().parents[1] / "fidelity"
+    origin = "http://127.0.0.1:9"
+    for case, formulas, tex in (("math-katex", 2, "a^2+b^2=c^2"), ("math-mathml", 2, None), ("math-mathjax3", 2, None)):
+        page = chromium_context.new_page()
+        body = (fixtures / case / "source.html").read_text(encoding="utf-8")
+        page.route(f"{origin}/**", lambda route, _request, body=body: route.fulfill(body=body, content_type="text/html; charset=utf-8"))
+        page.goto(f"{origin}/{case}/", wait_until="load")
+        page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
+        snap = page.evaluate("() => pagesieveSnapshot(document)")
+        article = extract_page(parse_snapshot(snap))
+        root = etree.fromstring(f"<div>{article.html[5:-6]}</div>".encode(), etree.HTMLParser()).find(".//div")
+        maths = root.findall(".//math")
+        assert len(maths) == formulas, (case, article.html)
+        annotations = [a.text for a in root.iter("annotation")]
+        assert (annotations[:1] == [tex]) if tex else not annotations
+        assert "katex-html" not in article.html and "mjx-" not in article.html
+        page.close()
+
+
 def test_snapshot_sends_json_ld_up_to_its_caps_in_a_real_browser(chromium_context):
     page = chromium_context.new_page()
     page.set_content("<html><head><title>Caps</title></head><body><p>A page.</p></body></html>")

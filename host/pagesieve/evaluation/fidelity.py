@@ -21,17 +21,18 @@ when it is at an end of the page). The page is read as HTML, scripts and style s
 * ``math``: a formula, counted once whatever its markup (``<math>``, KaTeX ``.katex``, MathJax
   ``<mjx-container>`` or ``<script type="math/...">``, MediaWiki ``.mwe-math-element``); output:
   ``<math>`` elements.
-* ``code``: ``<pre>`` blocks; ``code-language``: those whose language the page gives
+* ``code``: ``<pre>`` blocks, line-number gutters left out; ``code-language``: those whose language the page gives
   (:func:`pagesieve.article.code.code_language`); output: ``<pre>``, and
   ``<code class="language-X">`` in a ``<pre>``.
-* ``image``: ``<img>`` with a source that is not a placeholder or tracking pixel; output ``<img>``.
+* ``image``: ``<img>`` with a source that is not a placeholder or tracking pixel, and not the
+  fallback picture of a formula; output ``<img>``.
 * ``table``: data tables (:func:`pagesieve.article.render.is_layout_table` false, two rows or
   more); output ``<table>``.
 * ``embed``: player frames of known hosts (:func:`pagesieve.page.embeds.embed_of`) and
   ``<video>``/``<audio>`` with a source; output ``<figure class="embed">`` (and the same
   elements, had they survived).
 * ``footnote``: links to a place in the page (``href="#id"``, the id present) whose text is a
-  note mark (:data:`NOTE_MARK`); output: such links whose target is in the article.
+  note mark (:data:`NOTE_MARK`), not in code (line-number anchors); output: such links whose target is in the article.
 
 Per page, kept = min(output count, main-content count): an output item is not matched to a
 source one, so an article cannot keep more than the page's main content held.
@@ -50,7 +51,7 @@ from pathlib import Path
 from lxml import etree
 from lxml import html as lxml_html
 
-from pagesieve.article.code import code_language
+from pagesieve.article.code import CODE_TABLES, GUTTER_CLASSES, WRAPPER_DEPTH, code_language
 from pagesieve.article.render import is_layout_table
 from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
 from pagesieve.errors import PagesieveError
@@ -154,13 +155,30 @@ def _media_with_source(media: etree._Element) -> bool:
     return any(a and a.strip() and not a.strip().startswith(("blob:", "data:")) for a in addresses)
 
 
+def _gutter(pre: etree._Element) -> bool:
+    """True if ``pre`` holds the line numbers of a code block: it or a near wrapper has a gutter
+    class (:data:`pagesieve.article.code.GUTTER_CLASSES`), or it sits in a cell of a gutter table
+    (:data:`pagesieve.article.code.CODE_TABLES`) that is not the last of its row."""
+    for depth, element in enumerate([pre, *pre.iterancestors()]):
+        if depth > WRAPPER_DEPTH:
+            break
+        if GUTTER_CLASSES.intersection((element.get("class") or "").split()):
+            return True
+    cell = next(pre.iterancestors("td"), None)
+    table = next(pre.iterancestors("table"), None)
+    if cell is None or table is None or not CODE_TABLES.keys() & set((table.get("class") or "").split()):
+        return False
+    return cell.getnext() is not None
+
+
 def _note_links(root: etree._Element) -> list[etree._Element]:
     ids = {e.get("id") for e in root.iter(etree.Element) if e.get("id")}
     ids |= {e.get("name") for e in root.iter("a") if e.get("name")}
     out = []
     for a in root.iter("a"):
         href = (a.get("href") or "").strip()
-        if href.startswith("#") and len(href) > 1 and href[1:] in ids and NOTE_MARK.fullmatch("".join(a.itertext()).strip()):
+        if href.startswith("#") and len(href) > 1 and href[1:] in ids and NOTE_MARK.fullmatch("".join(a.itertext()).strip()) \
+                and next(a.iterancestors("pre", "code"), None) is None:  # line-number anchors are no notes
             out.append(a)
     return out
 
@@ -197,11 +215,13 @@ def source_items(root: etree._Element) -> dict[str, list[tuple[etree._Element, b
                 else:
                     parent.text = (parent.text or "") + tail
     for pre in root.iter("pre"):
-        if not any(a.tag == "pre" for a in pre.iterancestors()) and "".join(pre.itertext()).strip():
-            items["code"].append((pre, True))
-            if code_language(pre):
-                items["code-language"].append((pre, True))
-    items["image"] = [(img, False) for img in root.iter("img") if _real_image(img)]
+        if any(a.tag == "pre" for a in pre.iterancestors()) or not "".join(pre.itertext()).strip() or _gutter(pre):
+            continue
+        items["code"].append((pre, True))
+        if code_language(pre):
+            items["code-language"].append((pre, True))
+    # a formula's fallback picture (MediaWiki) is counted as the formula
+    items["image"] = [(img, False) for img in root.iter("img") if _real_image(img) and img not in inside]
     for table in root.iter("table"):
         rows = sum(1 for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table)
         if rows >= 2 and not is_layout_table(table) and "".join(table.itertext()).strip():
