@@ -109,6 +109,19 @@ def _put(figure: etree._Element, old: etree._Element) -> None:
     remove_keep_tail(old)
 
 
+def decorative_video(media: etree._Element) -> bool:
+    """True if ``media`` is a ``<video>`` that plays by itself, muted, with no controls: the
+    stand-in for an animated GIF ("Replace animated GIFs with video", web.dev), a moving
+    background or product loop, not a film the reader is meant to watch (wcxb_dev 0085, 0117,
+    0413). Browsers autoplay only muted videos (HTML Living Standard §4.8.11.7; Chrome and
+    Firefox autoplay policies), so ``autoplay`` with ``muted`` and without ``controls`` is that
+    pattern."""
+    return (
+        media.tag == "video" and media.get("autoplay") is not None and media.get("muted") is not None
+        and media.get("controls") is None
+    )
+
+
 def _media_address(media: etree._Element) -> str | None:
     src = (media.get("src") or "").strip()
     if src and not src.startswith(("data:", "blob:")):
@@ -126,7 +139,8 @@ def embed_figures(body: etree._Element, url: str | None) -> int:
     the link goes to the video or track (addresses resolved against ``url``), its text is the
     frame's title and the host ("Title (YouTube)"), or for a media element its title or file
     name ("Video: clip.mp4"). Nothing is loaded: the reader shows a link. Other frames are
-    removed. Returns how many figures were made."""
+    removed, and so are decorative videos (:func:`decorative_video`) when the sanitiser unwraps
+    them. Returns how many figures were made."""
     made = 0
     for frame in list(body.iter("iframe")):
         embed = embed_of(frame_address(frame, url))
@@ -139,7 +153,7 @@ def embed_figures(body: etree._Element, url: str | None) -> int:
         made += 1
     for media in list(body.iter("video", "audio")):
         address = _media_address(media)
-        if not address:
+        if not address or decorative_video(media):
             continue
         href = urljoin(url, address) if url else address
         title = frame_title(media)

@@ -29,7 +29,8 @@ when it is at an end of the page). The page is read as HTML, scripts and style s
 * ``table``: data tables (:func:`pagesieve.article.render.is_layout_table` false, two rows or
   more); output ``<table>``.
 * ``embed``: player frames of known hosts (:func:`pagesieve.page.embeds.embed_of`) and
-  ``<video>``/``<audio>`` with a source; output ``<figure class="embed">`` (and the same
+  ``<video>``/``<audio>`` with a source, decorative videos left out
+  (:func:`pagesieve.article.media.decorative_video`); output ``<figure class="embed">`` (and the same
   elements, had they survived).
 * ``footnote``: links to a place in the page (``href="#id"``, the id present) whose text is a
   note mark (:data:`NOTE_MARK`), not in code (line-number anchors); output: such links whose target is in the article.
@@ -52,6 +53,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from pagesieve.article.code import CODE_TABLES, GUTTER_CLASSES, WRAPPER_DEPTH, code_language
+from pagesieve.article.media import decorative_video
 from pagesieve.article.render import is_layout_table
 from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
 from pagesieve.errors import PagesieveError
@@ -229,7 +231,7 @@ def source_items(root: etree._Element) -> dict[str, list[tuple[etree._Element, b
     for element in root.iter("iframe", "video", "audio"):
         if element.tag == "iframe" and embed_of(frame_address(element)) is not None:
             items["embed"].append((element, False))
-        elif element.tag != "iframe" and _media_with_source(element):
+        elif element.tag != "iframe" and _media_with_source(element) and not decorative_video(element):
             items["embed"].append((element, False))
     items["footnote"] = [(a, False) for a in _note_links(root)]
     return items
