@@ -201,3 +201,35 @@ def test_fidelity_report_counts_what_the_main_content_holds_and_the_article_keep
     assert table["image"] == {"pages": 1, "held": 3, "kept": 3}
     text = fidelity.format_table({"fixtures": table})
     assert re.search(r"^math\s+1\s+2\s+2\s+100\.0", text, re.MULTILINE)
+
+
+def _judged_and_shown(html: str) -> tuple[str, str]:
+    """``(text of the pre-processed tree, article HTML of the whole tree)`` of a page."""
+    from pagesieve.article.render import finish_html
+    from pagesieve.page.html import parse_html
+    from pagesieve.page.preprocess import preprocess
+
+    page = preprocess(parse_html(html))
+    body = page.root.find("body")
+    return " ".join(" ".join(body.itertext()).split()), finish_html(body, None)
+
+
+def test_formulas_kept_aside_come_back_in_order_and_in_place() -> None:
+    # two formulas with nothing between them, and one alone in a paragraph that pre-processing
+    # deletes as empty: the tree judged has none of them, the article has all three in place
+    text, html = _judged_and_shown(
+        "<html><body><div><p>Take <math><mi>x</mi></math><math><mi>y</mi></math> and add.</p>"
+        "<p><math display='block'><mi>z</mi></math></p><p>Then stop.</p></div></body></html>"
+    )
+    assert text == "Take and add. Then stop."
+    assert [m.find("mi").text for m in fragment(html).iter("math")] == ["x", "y", "z"]
+    assert html.index(">x<") < html.index(" and add.") < html.index(">z<") < html.index("Then stop.")
+
+
+def test_a_player_in_a_hidden_element_goes_with_it() -> None:
+    text, html = _judged_and_shown(
+        "<html><body><p>Before.</p><div style='display:none'><iframe src='https://www.youtube.com/embed/abcdefghijk'>"
+        "</iframe></div><p>After <iframe src='https://player.vimeo.com/video/123'></iframe> the end.</p></body></html>"
+    )
+    assert text == "Before. After the end."
+    assert [a.get("href") for a in fragment(html).iter("a")] == ["https://vimeo.com/123"]
