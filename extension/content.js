@@ -140,6 +140,9 @@
       img, figure { max-width: 100%; height: auto; }
       pre { white-space: pre; overflow-x: auto; font-size: .85em; }
       table { border-collapse: collapse; } td, th { border: 1px solid rgba(127,127,127,.4); padding: .2em .4em; }
+      kbd { font: .85em ui-monospace, monospace; border: 1px solid rgba(127,127,127,.5); border-radius: 3px; padding: 0 .25em; }
+      figure.embed a::before { content: "\\25B6\\FE0E  "; }
+      math[display="block"] { margin: .8em 0; }
       a { color: ${t.link}; }
       @media print {
         .page { position: static; overflow: visible; background: none; color: #000; }

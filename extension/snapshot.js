@@ -4,10 +4,10 @@
   "use strict";
   const KEPT = new Set(("id class href src srcset data-src data-srcset data-original data-lazy-src alt title lang dir " +
     "role itemprop itemtype rel datetime property name content aria-hidden aria-label hidden type " +
-    "colspan rowspan start cite for").split(" "));
+    "colspan rowspan start cite for display mathvariant encoding data-lang data-language").split(" "));
   // elements whose content is not sent: no text of the page (script, style ...) or drawings the
-  // host drops whole (svg, math)
-  const NO_CONTENT = new Set(["script", "style", "noscript", "template", "svg", "math"]);
+  // host drops whole (svg). A formula's MathML is sent: the article shows it (docs/snapshot.md)
+  const NO_CONTENT = new Set(["script", "style", "noscript", "template", "svg"]);
   const TAG_RE = /^[a-z][a-z0-9._:\-\u00b7\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u037d\u037f-\u1fff\u200c\u200d\u203f\u2040\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\u{10000}-\u{effff}]*$/u;
   const PRE = new Set(["pre", "pre-wrap", "pre-line", "break-spaces"]);
   // Block-level tags (HTML Living Standard rendering §15.3.3, plus content that renders no text)
@@ -162,7 +162,8 @@
       if (depth > MAX_DEPTH) flattened++;  // not where the DOM has it (as the host counts)
       // The content of an element that is not rendered is not sent (the host drops such
       // subtrees whole), except under <head>: its <title> and <meta> carry the metadata.
-      if (NO_CONTENT.has(tag) || (!rendered && !inHead && tag !== "head") || !el.firstChild) {
+      // a MathML <annotation> (a formula's TeX) is never rendered, and is sent all the same
+      if (NO_CONTENT.has(tag) || (!rendered && !inHead && tag !== "head" && tag !== "annotation") || !el.firstChild) {
         markup += open + "/>";
         if (parts && count - sentAt >= parts.size) flush();
         return;

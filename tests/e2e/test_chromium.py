@@ -158,6 +158,38 @@ def test_a_footnote_link_in_the_reader_view_moves_within_it(chromium_context, ru
     page.close()
 
 
+def test_the_reader_view_shows_formulas_players_and_code_languages(chromium_context, run_mode, server, serve_page):
+    """The reader view of the fidelity fixtures (issue 36): KaTeX formulas drawn as MathML, once
+    each, a YouTube frame as a link (no frame loaded), code blocks with their language class."""
+    fixtures = Path(__file__).resolve().parents[1] / "fidelity"
+    reader = "document.querySelector('pagesieve-reader').shadowRoot"
+    for case in ("math-katex", "embed-video", "code-language"):
+        serve_page(f"/{case}/", (fixtures / case / "source.html").read_bytes())
+    page = open_page(chromium_context, f"{server}/math-katex/")
+    assert run_mode(page, "reader")["ok"]
+    maths = page.evaluate(f"""() => [...{reader}.querySelectorAll('math')].map((m) => ({{
+        ns: m.namespaceURI, width: m.getBoundingClientRect().width,
+        tex: (m.querySelector('annotation') || {{}}).textContent}}))""")
+    assert [m["tex"] for m in maths] == ["a^2+b^2=c^2", "d = \\sqrt{(x_2-x_1)^2+(y_2-y_1)^2}"]
+    assert all(m["ns"] == "http://www.w3.org/1998/Math/MathML" and m["width"] > 0 for m in maths)  # drawn
+    outside = page.evaluate(f"""() => {{ const c = {reader}.querySelector('.content').cloneNode(true);
+        c.querySelectorAll('math').forEach((m) => m.remove()); return c.textContent; }}""")
+    assert "It says for the sides" in " ".join(outside.split())
+    assert "a2+b2" not in outside  # KaTeX's visual copy is not shown beside the MathML
+    page.close()
+    page = open_page(chromium_context, f"{server}/embed-video/")
+    assert run_mode(page, "reader")["ok"]
+    links = page.evaluate(f"() => [...{reader}.querySelectorAll('figure.embed a')].map((a) => a.href)")
+    assert links == ["https://www.youtube.com/watch?v=dQw4w9WgXcQ", "https://vimeo.com/76979871"]
+    assert page.evaluate(f"() => {reader}.querySelectorAll('iframe').length") == 0
+    page.close()
+    page = open_page(chromium_context, f"{server}/code-language/")
+    assert run_mode(page, "reader")["ok"]
+    classes = page.evaluate(f"() => [...{reader}.querySelectorAll('pre code')].map((c) => c.className)")
+    assert classes == ["language-javascript", "language-go", "language-bash"]
+    page.close()
+
+
 def test_the_reader_view_of_a_page_without_text_says_so(chromium_context, run_mode, server, serve_page):
     serve_page("/blank/", "<html><head><title>Holiday photos</title></head><body><div><span> </span></div></body></html>")
     page = open_page(chromium_context, f"{server}/blank/")
@@ -501,6 +533,32 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     learned = summarise(parse_snapshot(bare))
     assert ("p", "never shown") in learned.leaves and learned.site == "127.0.0.1"
     page.close()
+
+
+def test_formulas_reach_the_article_through_a_real_browser_snapshot(chromium_context):
+    """extension/snapshot.js sends a formula's MathML and its TeX annotation (which the browser
+    does not render): the article of a KaTeX, a MathML and a MathJax 3 page (the fidelity
+    fixtures) holds each formula once, as MathML, with the TeX where the page has it."""
+    from pagesieve.extract import extract_page
+    from pagesieve.page.snapshot import parse_snapshot
+
+    fixtures = Path(__file__).resolve().parents[1] / "fidelity"
+    origin = "http://127.0.0.1:9"
+    for case, formulas, tex in (("math-katex", 2, "a^2+b^2=c^2"), ("math-mathml", 2, None), ("math-mathjax3", 2, None)):
+        page = chromium_context.new_page()
+        body = (fixtures / case / "source.html").read_text(encoding="utf-8")
+        page.route(f"{origin}/**", lambda route, _request, body=body: route.fulfill(body=body, content_type="text/html; charset=utf-8"))
+        page.goto(f"{origin}/{case}/", wait_until="load")
+        page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
+        snap = page.evaluate("() => pagesieveSnapshot(document)")
+        article = extract_page(parse_snapshot(snap))
+        root = etree.fromstring(f"<div>{article.html[5:-6]}</div>".encode(), etree.HTMLParser()).find(".//div")
+        maths = root.findall(".//math")
+        assert len(maths) == formulas, (case, article.html)
+        annotations = [a.text for a in root.iter("annotation")]
+        assert (annotations[:1] == [tex]) if tex else not annotations
+        assert "katex-html" not in article.html and "mjx-" not in article.html
+        page.close()
 
 
 def test_snapshot_sends_json_ld_up_to_its_caps_in_a_real_browser(chromium_context):

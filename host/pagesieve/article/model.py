@@ -81,8 +81,9 @@ class Article:
 
     @property
     def markdown(self) -> str:
-        """The main content as Markdown (ATX headings), converted from :attr:`html` by markdownify."""
-        from pagesieve.article.render import html_to_markdown
+        """The main content as Markdown (ATX headings), converted from :attr:`html` by
+        :func:`pagesieve.article.markdown.html_to_markdown` (markdownify)."""
+        from pagesieve.article.markdown import html_to_markdown
 
         return html_to_markdown(self.html)
 

@@ -21,14 +21,37 @@ from urllib.parse import unquote, urldefrag, urljoin
 import nh3
 from lxml import etree
 
+from pagesieve.article.code import clean_code_blocks
+from pagesieve.article.media import best_candidate, embed_figures
 from pagesieve.blocks import BLOCK_TAGS, Block, holds_content
+from pagesieve.page.formulas import restore_formulas
 from pagesieve.page.preprocess import remove_keep_tail
+from pagesieve.page.stash import unstash
+
+MATHML_TAGS = frozenset(
+    """math semantics annotation mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot
+    mstyle merror mpadded mphantom mfenced menclose munder mover munderover mmultiscripts
+    mprescripts none mtable mtr mtd mlabeledtr""".split()
+)
+"""MathML elements kept (MathML Core, plus ``mfenced``, ``menclose`` and ``mlabeledtr`` of MathML 3
+that pages still write). Left out: ``maction`` (interactive), ``annotation-xml`` (may hold HTML),
+``mglyph`` (loads an image)."""
+
+MATHML_ATTRIBUTES = frozenset(
+    """display displaystyle scriptlevel mathvariant mathsize dir fence separator stretchy symmetric
+    largeop movablelimits accent accentunder lspace rspace minsize maxsize form linethickness width
+    height depth voffset columnalign rowalign columnspan rowspan columnlines rowlines frame
+    framespacing columnspacing rowspacing equalrows equalcolumns align notation open close
+    separators bevelled numalign denomalign alttext encoding""".split()
+)
+"""MathML attributes kept: layout only; no ``href`` (MathML 3 allows it on any element), no
+``style``, no colours."""
 
 ALLOWED_TAGS = frozenset(
     """p h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table thead tbody tfoot tr td th caption pre code
     blockquote figure figcaption img a em strong b i u s sub sup br hr abbr q cite time mark
-    small del ins kbd samp var""".split()
-)
+    small del ins kbd samp var details summary""".split()
+) | MATHML_TAGS
 """Tags that survive sanitising; every other tag is unwrapped (its text is kept)."""
 
 ALLOWED_ATTRIBUTES = {
@@ -41,13 +64,21 @@ ALLOWED_ATTRIBUTES = {
     "abbr": {"title"},
     "blockquote": {"cite"},
     "q": {"cite"},
+    "details": {"open"},
+    "code": {"class"},  # language-X only (article_classes)
+    "figure": {"class"},  # embed only (article_classes)
+    **{tag: set(MATHML_ATTRIBUTES) for tag in MATHML_TAGS},
     "*": {"lang", "dir", "id"},  # ids: only the targets of links within the article (link_within_article)
 }
 
 CONTAINER_TAGS = frozenset(
-    "body div section article main header footer nav aside address details summary hgroup center".split()
+    "body div section article main header footer nav aside address hgroup center".split()
 )
-"""Block tags with no meaning of their own in the article: text directly inside becomes ``<p>``."""
+"""Block tags with no meaning of their own in the article: text directly inside becomes ``<p>``.
+``<details>`` keeps its tag (a reader opens it), its text runs become paragraphs too."""
+
+EMBED_CLASS = "embed"
+"""Class of the ``<figure>`` that stands for an embedded player (:func:`embed_figures`)."""
 
 LAZY_SRC_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src")
 """Attributes where lazy-loading scripts keep the real image URL (read before ``src``)."""
@@ -77,20 +108,48 @@ def prune(blocks: Sequence[Block], keep: Sequence[bool]) -> etree._Element:
             if removed[b.index] and not removed[b.parent]:
                 remove_keep_tail(element)  # the tail is the parent's own text, judged with it
             continue
-        # A noise container around content: drop its own text and inline content.
+        # A noise container around content: drop its own text and inline content, but for the
+        # pictures and players that stand between two of its blocks with content.
         element.text = None
-        for child in list(element):
+        children = list(element)
+        for position, child in enumerate(children):
             if child in block_elements or any(d in block_elements for d in child.iterdescendants()):
                 child.tail = None
-            else:
+            elif not _between_content(children, position, block_elements, has_content, blocks):
                 element.remove(child)
+            else:
+                child.tail = None
     return blocks[0].element
 
 
+MEDIA_ELEMENTS = frozenset({"img", "picture", "video", "audio"})
+"""Inline content of a noise container that :func:`prune` keeps between two blocks with content."""
+
+
+def _between_content(children, position, block_elements, has_content, blocks) -> bool:
+    """True if ``children[position]`` is a picture or player (:data:`MEDIA_ELEMENTS`) whose
+    nearest sibling blocks before and after it both hold content: a photo or video between two
+    paragraphs of the article, loose in the container that holds them, as ``complete_structures``
+    keeps a figure between kept blocks (:func:`pagesieve.extract.complete_structures`)."""
+    child = children[position]
+    if child.tag not in MEDIA_ELEMENTS:
+        return False
+    index = {b.element: b.index for b in blocks}
+
+    def kept(siblings) -> bool | None:
+        for sibling in siblings:
+            if sibling in block_elements:
+                return has_content[index[sibling]]
+        return None
+
+    return bool(kept(reversed(children[:position]))) and bool(kept(children[position + 1:]))
+
+
 def _wrap_text_runs(element: etree._Element) -> None:
-    """Wrap runs of text and inline elements directly inside a container into ``<p>``."""
+    """Wrap runs of text and inline elements directly inside a container into ``<p>`` (the
+    container itself becomes the ``<p>`` when it holds no block; never a ``<details>``)."""
     children = list(element)
-    if not any(isinstance(c.tag, str) and c.tag in BLOCK_TAGS for c in children):
+    if element.tag != "details" and not any(isinstance(c.tag, str) and c.tag in BLOCK_TAGS for c in children):
         if (element.text and element.text.strip()) or len(element):
             element.tag = "p"
         return
@@ -117,15 +176,18 @@ def _wrap_text_runs(element: etree._Element) -> None:
 
 
 def _image_source(img: etree._Element) -> str | None:
+    """The address of the picture ``img`` shows: the largest reasonable candidate of its
+    ``srcset`` and of its ``<picture>``'s sources (:func:`pagesieve.article.media.best_candidate`),
+    else its ``src`` unless that is a placeholder, else a lazy-loading attribute."""
+    best = best_candidate(img)
+    if best:
+        return best
     src = img.get("src")
     if not src or _PLACEHOLDER_SRC.search(src):
         for attr in LAZY_SRC_ATTRIBUTES:
             value = img.get(attr)
             if value and not value.startswith("data:"):
                 return value.strip()
-        srcset = img.get("data-srcset") or img.get("srcset")
-        if srcset:
-            return srcset.split(",")[0].strip().split(" ")[0]
     return src.strip() if src else None
 
 
@@ -157,12 +219,16 @@ def remove_page_controls(body: etree._Element) -> int:
 
 
 def finish_html(body: etree._Element, url: str | None) -> str:
-    """Sanitised HTML of the pruned ``body``: links to the page itself removed
+    """Sanitised HTML of the pruned ``body``: the formulas and players kept aside put back
+    (:func:`pagesieve.page.stash.unstash`, :func:`pagesieve.page.formulas.restore_formulas`,
+    :func:`pagesieve.article.media.embed_figures`), links to the page itself removed
     (:func:`remove_page_controls`), layout tables unwrapped (:func:`unwrap_layout_tables`),
     containers to paragraphs, URLs resolved, nh3."""
+    unstash(body)
+    clean_code_blocks(body)  # before the layout tables go: gutter tables are read by their classes
     remove_page_controls(body)
     unwrap_layout_tables(body)
-    for element in list(body.iter(*CONTAINER_TAGS)):
+    for element in list(body.iter(*CONTAINER_TAGS, "details")):
         if element is body:
             continue
         _wrap_text_runs(element)
@@ -172,6 +238,9 @@ def finish_html(body: etree._Element, url: str | None) -> str:
         src = _image_source(img)
         if src:
             img.set("src", urljoin(url, src) if url else src)
+    restore_formulas(body)
+    embed_figures(body, url)
+    article_classes(body)
     if url:
         for a in body.iter("a"):
             href = a.get("href")
@@ -184,6 +253,29 @@ def finish_html(body: etree._Element, url: str | None) -> str:
     if body.text:
         raw = body.text + raw
     return f"<div>{sanitise(raw)}</div>"
+
+
+def article_classes(body: etree._Element) -> int:
+    """Remove, in place, every class the article's HTML does not use itself: all but
+    ``language-X`` on ``<code>`` (:mod:`pagesieve.article.code`) and :data:`EMBED_CLASS` on
+    ``<figure>``. Returns how many class attributes stay."""
+    kept = 0
+    for element in body.iter(etree.Element):
+        classes = element.get("class")
+        if classes is None:
+            continue
+        if element.tag == "code":
+            mine = [c for c in classes.split() if c.startswith("language-")]
+        elif element.tag == "figure":
+            mine = [c for c in classes.split() if c == EMBED_CLASS]
+        else:
+            mine = []
+        if mine:
+            element.set("class", " ".join(mine))
+            kept += 1
+        else:
+            del element.attrib["class"]
+    return kept
 
 
 def link_within_article(body: etree._Element, url: str | None) -> int:
@@ -275,13 +367,7 @@ def unwrap_layout_tables(root: etree._Element) -> int:
     """
     count = 0
     for table in reversed(list(root.iter("table"))):
-        rows = [tr for tr in table.iter("tr") if _nearest_table(tr) is table]
-        cells = [c for tr in rows for c in tr if isinstance(c.tag, str) and c.tag in ("td", "th")]
-        single_column = all(sum(1 for c in tr if isinstance(c.tag, str) and c.tag in ("td", "th")) <= 1 for tr in rows)
-        blocky = any(
-            isinstance(d.tag, str) and d.tag in LAYOUT_CELL_TAGS for cell in cells for d in cell.iterdescendants()
-        )
-        if not (blocky or single_column):
+        if not is_layout_table(table):
             continue
         parts = [e for e in table.iter("thead", "tbody", "tfoot", "tr", "td", "th", "caption") if _nearest_table(e) is table]
         for element in [table, *parts]:
@@ -295,22 +381,16 @@ def unwrap_layout_tables(root: etree._Element) -> int:
     return count
 
 
+def is_layout_table(table: etree._Element) -> bool:
+    """True if ``table`` lays out a page rather than holding data: one of its own cells holds a
+    block element (:data:`LAYOUT_CELL_TAGS`), or no row of its own has two cells."""
+    rows = [tr for tr in table.iter("tr") if _nearest_table(tr) is table]
+    cells = [c for tr in rows for c in tr if isinstance(c.tag, str) and c.tag in ("td", "th")]
+    single_column = all(sum(1 for c in tr if isinstance(c.tag, str) and c.tag in ("td", "th")) <= 1 for tr in rows)
+    return single_column or any(
+        isinstance(d.tag, str) and d.tag in LAYOUT_CELL_TAGS for cell in cells for d in cell.iterdescendants()
+    )
+
+
 def _nearest_table(element: etree._Element) -> etree._Element | None:
     return next(element.iterancestors("table"), None)
-
-
-def html_to_markdown(html: str) -> str:
-    """Markdown of sanitised article HTML (markdownify; ATX headings, ``-`` bullets). Layout
-    tables become paragraphs first (:func:`unwrap_layout_tables`); data tables stay tables."""
-    from markdownify import markdownify
-
-    if "<table" in html:
-        from lxml import html as lxml_html
-
-        fragment = lxml_html.fragment_fromstring(html, create_parent="div")
-        if unwrap_layout_tables(fragment):
-            html = "".join(etree.tostring(child, encoding="unicode", method="html") for child in fragment)
-            if fragment.text:
-                html = fragment.text + html
-    md = markdownify(html, heading_style="ATX", bullets="-", strip=["div"])
-    return re.sub(r"\n{3,}", "\n\n", md).strip() + "\n"

@@ -52,6 +52,42 @@ _NAMESPACE = uuid.UUID("6f0b4c1e-53a8-4d0e-9a39-7b1f2d6c9e11")
 """Namespace of the books' UUIDs (RFC 9562 §5.5, name-based with SHA-1)."""
 
 
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+
+def _in_mathml(element: etree._Element, parent: etree._Element | None) -> etree._Element:
+    """A copy of ``element`` and its subtree in the MathML namespace (as the default namespace,
+    declared once on the copy's root), appended to ``parent`` when given."""
+    local = etree.QName(element).localname
+    copy = etree.Element(f"{{{MATHML_NS}}}{local}", nsmap={None: MATHML_NS}) if parent is None else etree.SubElement(parent, f"{{{MATHML_NS}}}{local}")
+    for name, value in element.attrib.items():
+        if not name.startswith("{"):
+            copy.set(name, value)
+    copy.text = element.text
+    copy.tail = element.tail
+    for child in element:
+        if isinstance(child.tag, str):
+            _in_mathml(child, copy)
+    return copy
+
+
+def mathml_namespaced(xhtml: bytes) -> bytes:
+    """The XHTML document ``xhtml`` with its ``<math>`` elements (parsed as HTML, so in the XHTML
+    namespace) moved to the MathML namespace, where EPUB 3.3 ("MathML", content documents)
+    requires them; unchanged when it has none."""
+    if b"<math" not in xhtml:
+        return xhtml
+    root = etree.fromstring(xhtml)
+    for math in list(root.iter(f"{{{XHTML_NS}}}math", "math")):
+        if math.getparent() is None or any(etree.QName(a).localname == "math" for a in math.iterancestors()):
+            continue
+        copy = _in_mathml(math, None)
+        math.addprevious(copy)
+        math.getparent().remove(math)
+    return etree.tostring(root.getroottree(), pretty_print=True, encoding="utf-8", xml_declaration=True, doctype="<!DOCTYPE html>")
+
+
 def _decode_data_uri(src: str) -> tuple[str, bytes] | None:
     """``(MIME type, bytes)`` of a ``data:`` URI (RFC 2397), or ``None`` when it is broken."""
     match = _DATA_URI.fullmatch(src.strip())
@@ -167,7 +203,15 @@ def epub_bytes(entry: Entry) -> bytes:
     body = (article.text and html.escape(article.text) or "") + "".join(
         etree.tostring(child, encoding="unicode", method="html") for child in article
     )
-    chapter = epub.EpubHtml(title=title, file_name="article.xhtml", lang=language)
+    class Chapter(epub.EpubHtml):
+        """The article's chapter: EbookLib's XHTML, formulas in the MathML namespace."""
+
+        def get_content(self, default=None):
+            return mathml_namespaced(super().get_content(default))
+
+    chapter = Chapter(title=title, file_name="article.xhtml", lang=language)
+    if next(article.iter("math"), None) is not None:
+        chapter.properties.append("mathml")  # EPUB 3.3 "Manifest item properties"
     chapter.content = (
         f"<html><body><h1>{html.escape(title)}</h1>"
         + (f'<p class="meta">{" · ".join(meta)}</p>' if meta else "")

@@ -54,6 +54,8 @@ pre{overflow:auto;background:#f0eee8;padding:.75rem;font-size:.9rem}
 code,kbd,samp{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
 blockquote{margin:1.5rem 0;padding-left:1rem;border-left:3px solid #d6d3ca;color:#44443f}
 table{border-collapse:collapse;display:block;overflow-x:auto}td,th{border:1px solid #d6d3ca;padding:.3rem .5rem}
+kbd{border:1px solid #d6d3ca;border-radius:3px;padding:0 .25em}figure.embed a::before{content:"\\25B6\\FE0E  "}
+math[display=block]{margin:1rem 0}details{margin:1rem 0}summary{cursor:pointer}
 a{color:#1f5fa8}
 @media (prefers-color-scheme:dark){body{background:#1b1b1d;color:#e6e4df}.meta,figcaption{color:#a3a29c}
 pre{background:#2a2a2d}blockquote{border-color:#444;color:#c9c7c1}a{color:#8ab4f8}td,th{border-color:#444}}

@@ -36,19 +36,28 @@ from functools import cache
 
 from lxml import etree
 
+from pagesieve.page.embeds import embed_of, frame_address
+from pagesieve.page.formulas import normalise_formulas
 from pagesieve.page.model import NODE_ID_ATTR, Page
+from pagesieve.page.stash import carry, stash
+from pagesieve.page.tree import remove_keep_tail
 
 REMOVED_TAGS = frozenset(
     """script style link meta template svg math canvas iframe frame frameset
     input select optgroup option textarea button map area applet object embed param
     dialog datalist output progress meter head title base""".split()
 )
-"""Elements deleted with their content (seed 004 §2.2 (a), plus non-text embeds)."""
+"""Elements deleted with their content (seed 004 §2.2 (a), plus non-text embeds). Two kinds are
+kept aside for the article (:mod:`pagesieve.page.stash`), the tree being the same: the player
+frames of known video and audio hosts (:func:`player_frame`), and formulas
+(:func:`~pagesieve.page.formulas.normalise_formulas`)."""
 
 UNWRAPPED_TAGS = frozenset({"form", "fieldset", "label", "legend", "font", "center", "nobr", "o:p"})
 """Elements whose tag is dropped but whose children and text stay (see the module docstring)."""
 
-CONTENT_LEAVES = frozenset({"img", "br", "hr", "video", "audio", "picture", "source", "td", "th", "col", "colgroup"})
+CONTENT_LEAVES = frozenset({
+    "img", "br", "hr", "video", "audio", "picture", "source", "td", "th", "col", "colgroup",
+})
 """Elements kept even when they have no text: they carry content or layout of content."""
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -323,6 +332,8 @@ def preprocess(page: Page) -> Page:
     # instead of a Python test per element: the same elements, in a third of the time.
     doomed: list[etree._Element] = list(root.iter(etree.Comment, etree.ProcessingInstruction, etree.Entity))
     to_unwrap: list[etree._Element] = []
+    players: dict[etree._Element, etree._Element] = {}
+    normalise_formulas(root)
     for element in root.iter("noscript"):
         # What a browser with scripts off shows: crawler views of script-rendered sites
         # (Discourse forums in wcxb_dev) hold the whole page there. Short ones ("enable
@@ -336,6 +347,9 @@ def preprocess(page: Page) -> Page:
     for element in root.iter(*REMOVED_TAGS):
         if element.tag in PHRASING_CONTROLS and swallows_page(element, body_chars):
             to_unwrap.append(element)
+        elif element.tag == "iframe" and player_frame(element):
+            players[element] = _frame_copy(element)
+            doomed.append(element)
         else:
             doomed.append(element)
     for element in root.iter(*UNWRAPPED_TAGS):
@@ -369,12 +383,32 @@ def preprocess(page: Page) -> Page:
         )
     doomed.extend(media_fallback(root))
     for element in doomed:
-        remove_keep_tail(element)
+        if element in players:
+            stash(element, players[element])
+        else:
+            remove_keep_tail(element)
     for element in to_unwrap:
         if element.getparent() is not None:
             unwrap(element)
     _remove_empty(root)
     return page
+
+
+def player_frame(frame: etree._Element) -> bool:
+    """True if ``frame`` (an ``<iframe>``) is the player of a known video or audio host
+    (:func:`pagesieve.page.embeds.embed_of`): deleted as other frames are, it is kept aside for
+    the article to link to what it plays (:func:`pagesieve.page.stash.stash`)."""
+    return embed_of(frame_address(frame)) is not None
+
+
+def _frame_copy(frame: etree._Element) -> etree._Element:
+    """An empty ``<iframe>`` with the address and title of ``frame`` (a frame's content is
+    fallback text, HTML Living Standard §4.8.5)."""
+    copy = etree.Element("iframe")
+    for name in ("src", "data-src", "data-lazy-src", "data-url", "title", "aria-label"):
+        if frame.get(name):
+            copy.set(name, frame.get(name))
+    return copy
 
 
 MEDIA_TAGS = ("video", "audio")
@@ -435,21 +469,6 @@ def unwrap(element: etree._Element) -> None:
         parent.insert(index + offset, child)
 
 
-def remove_keep_tail(element: etree._Element) -> None:
-    """Delete ``element`` and its subtree but keep the text that follows it (its tail)."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    tail = element.tail
-    if tail:
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(element)
-
-
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 """Format characters that show nothing: zero width space, non-joiner and joiner, word joiner,
 byte order mark (Unicode "Default_Ignorable_Code_Point"s that pages put in otherwise empty
@@ -488,6 +507,7 @@ def _remove_empty(root: etree._Element) -> None:
             parent = element.getparent()
             if parent is None:
                 continue
+            carry(element)  # what it stands for, or has stashed, goes where its tail goes
             if element.text and element.text.isspace():  # what separates words stays
                 element.tail = element.text + (element.tail or "")
             remove_keep_tail(element)

@@ -59,7 +59,8 @@ KEPT_ATTRIBUTES: tuple[str, ...] = (
     "id", "class", "href", "src", "srcset", "data-src", "data-srcset", "data-original",
     "data-lazy-src", "alt", "title", "lang", "dir", "role", "itemprop", "itemtype", "rel",
     "datetime", "property", "name", "content", "aria-hidden", "aria-label", "hidden", "type",
-    "colspan", "rowspan", "start", "cite", "for",
+    "colspan", "rowspan", "start", "cite", "for", "display", "mathvariant", "encoding", "data-lang",
+    "data-language",
 )  # fmt: skip
 """The attributes the sender copies from each element (all others are left out of the payload)."""
 
