@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pagesieve.evaluation import bench, bench_browser, bench_learn, bench_retrain, layout_eval, render, runner
     from pagesieve.training import train
     from pagesieve import extract_cli
+    from pagesieve.crawl import cli as crawl_cli
     from pagesieve.templates import cli as templates_cli
     from pagesieve.library import cli as library_cli
     from pagesieve.library import window as library_window
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands = (
         ("extract", "print the article of one page (file or stdin)", extract_cli.add_arguments, extract_cli.main),
+        ("batch", "clean a crawl: WARC files in, one row per page out (Parquet or JSON lines)", crawl_cli.add_arguments, crawl_cli.main),
         ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, runner.main),
         ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
         ("bench-learn", "time learning site templates and measure the store", bench_learn.add_arguments, bench_learn.main),
