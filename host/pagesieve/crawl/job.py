@@ -152,7 +152,7 @@ def open_client(scheduler: str | None = None, workers: int | None = None):
     if scheduler:
         return Client(scheduler, timeout="20s")
     n = workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=logging.ERROR)
     return Client(cluster)
 

@@ -77,52 +77,69 @@ def _row(item: WarcPage | Skipped, site: str | None) -> dict:
     }
 
 
+def extract_html(html: str, url: str | None, templates: SiteLearning | None, kinds: Iterable[str] = DEFAULT_KINDS,
+                 markdown: bool = False, model=None) -> tuple[dict, int]:
+    """The article fields of one decoded page, and the characters its site's templates removed.
+
+    Args:
+        html: the page, decoded. url: its URL. templates: the site's learning (``None``, or
+        not :attr:`~pagesieve.crawl.learn.SiteLearning.usable`: single page). kinds:
+        template evidence kinds. markdown: fill ``markdown``. model: the block classifier
+        (default: the shipped one that suits the page).
+
+    Returns:
+        ``({title, author, published, language, text, markdown, n_chars, template}, removed)``.
+
+    Raises:
+        InputError: nothing parseable. Any error of the extractor itself propagates.
+    """
+    from pagesieve.extract import judge_page, render_article
+
+    parsed = parse_html(html, url=url)
+    analysis, keep = judge_page(parsed, model, title_only=False)
+    use = templates is not None and templates.usable
+    removed = 0
+    if use:
+        kinds = tuple(kinds)
+        before = list(keep)
+        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds)
+        removed = sum(b.chars for b in analysis.blocks if before[b.index] and not keep[b.index])
+    article = render_article(analysis, keep)
+    meta = article.metadata
+    fields = {
+        "title": meta.title or None, "author": meta.byline, "published": meta.published, "language": meta.language,
+        "text": article.text, "n_chars": len(article.text), "template": use,
+        "markdown": ((f"# {meta.title}\n\n" if meta.title else "") + article.markdown) if markdown else None,
+    }
+    return fields, removed
+
+
 def extract_record(page: WarcPage, templates: SiteLearning | None, kinds: Iterable[str] = DEFAULT_KINDS,
                    markdown: bool = False, model=None) -> tuple[dict, int]:
     """The row of one page, and the characters its site's templates removed.
 
     Args:
-        page: the record. templates: the site's learning (``None``: single page).
-        kinds: template evidence kinds. markdown: fill the ``markdown`` column.
-        model: the block classifier (default: the shipped one that suits the page).
+        page: the record; the others as :func:`extract_html`.
 
     Returns:
         ``(row, chars removed)``; the row has ``error`` set (and no text) when the page is
         skipped: ``undecodable``, ``unparseable`` or ``extract_failed``.
     """
-    from pagesieve.extract import judge_page, render_article
-
-    site = site_of(page.url)
-    row = _row(page, site)
+    row = _row(page, site_of(page.url))
     try:
         text, _codec = decode_html(page.body, page.charset)
     except InputError as exc:
         row["error"] = f"undecodable: {exc}"
         return row, 0
     try:
-        parsed = parse_html(text, url=page.url)
+        fields, removed = extract_html(text, page.url, templates, kinds, markdown, model)
     except InputError as exc:
         row["error"] = f"unparseable: {exc}"
         return row, 0
-    removed = 0
-    try:
-        analysis, keep = judge_page(parsed, model, title_only=False)
-        use = templates is not None and templates.usable
-        if use:
-            kinds = tuple(kinds)
-            before = list(keep)
-            apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(page.url), kinds), kinds)
-            removed = sum(b.chars for b in analysis.blocks if before[b.index] and not keep[b.index])
-        article = render_article(analysis, keep)
-        meta = article.metadata
-        row.update(
-            title=meta.title or None, author=meta.byline, published=meta.published, language=meta.language,
-            text=article.text, n_chars=len(article.text), template=use,
-            markdown=((f"# {meta.title}\n\n" if meta.title else "") + article.markdown) if markdown else None,
-        )
     except Exception as exc:  # noqa: BLE001 - one bad page never stops the part
         row["error"] = f"extract_failed: {type(exc).__name__}: {exc}"[:500]
         return row, 0
+    row.update(fields)
     return row, removed
 
 

@@ -19,11 +19,27 @@ import io
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from pagesieve.evaluation.datasets import Dataset, read_page
 
 FIXTURE_DATE = datetime(2026, 11, 1, tzinfo=timezone.utc)
 """The ``WARC-Date`` of every record (fixed, so the files are the same from run to run)."""
+
+
+def ascii_url(url: str) -> str:
+    """``url`` as a URI (RFC 3987 §3.1): the host in IDNA, other non-ASCII characters
+    percent-encoded as UTF-8. WARC headers are ASCII."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        host = quote(host, safe="")
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    safe = "/:?#[]@!$&'()*+,;=%~"
+    return urlunsplit((parts.scheme, netloc, quote(parts.path, safe=safe), quote(parts.query, safe=safe),
+                       quote(parts.fragment, safe=safe)))
 
 
 def page_urls(dataset: Dataset) -> dict[str, str]:
@@ -32,9 +48,9 @@ def page_urls(dataset: Dataset) -> dict[str, str]:
     out = {}
     for r in dataset.rows:
         if r.url and counts[r.url] == 1:
-            out[r.id] = r.url
+            out[r.id] = ascii_url(r.url)
         else:
-            out[r.id] = f"https://{r.site or 'unknown.invalid'}/pagesieve-fixture/{r.id}"
+            out[r.id] = ascii_url(f"https://{r.site or 'unknown.invalid'}/pagesieve-fixture/{r.id}")
     return out
 
 
