@@ -331,7 +331,8 @@ def _learn(client, files: list[Path], names: list[str], opts: BatchOptions) -> t
         return {}, part_sites
     from distributed import as_completed
 
-    futures = [client.submit(learn_part, path, sites, opts.max_record_bytes, pure=False) for path, sites in jobs]
+    diff = "diff" in opts.kinds
+    futures = [client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False) for path, sites in jobs]
     bar = Progress("learn", len(futures), opts.progress)
     for _ in as_completed(futures):
         bar.step()

@@ -25,7 +25,7 @@ from pagesieve.page.decode import decode_html
 from pagesieve.page.html import parse_html
 from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.learn import PageSummary, summarise
-from pagesieve.templates.library import MIN_FREQUENCY, TemplateLibrary
+from pagesieve.templates.library import MIN_FREQUENCY, LeafEntry, TemplateLibrary
 from pagesieve.templates.store import MAX_REFERENCES, SiteTemplates, best_reference, url_key
 from pagesieve.templates.urls import site_of
 
@@ -53,6 +53,13 @@ class SiteLearning:
     library: TemplateLibrary = field(default_factory=TemplateLibrary)
     pages: int = 0
     references: list[tuple[str, bytes]] = field(default_factory=list)
+
+    def __reduce__(self):
+        """Pickled without the library's lookup indexes (rebuilt on load): half the bytes a
+        learn result costs between Dask workers."""
+        lib = self.library
+        return (rebuild_site, (self.site, [(e.tag, e.text, e.frequency) for e in lib.cache], lib.pages_in_batch,
+                           lib.entries, self.pages, self.references))
 
     def learn(self, summary: PageSummary) -> None:
         """Count one page in (as :meth:`~pagesieve.templates.store.TemplateStore.learn` does)."""
@@ -83,6 +90,14 @@ class SiteLearning:
         return SiteTemplates(self.site, self.library, ref_url, unpack_fingerprints(blob or b""), self.pages)
 
 
+def rebuild_site(site: str, cache: list[tuple[str, str, int]], pages_in_batch: int, entries: list[tuple[str, str]],
+             pages: int, references: list[tuple[str, bytes]]) -> SiteLearning:
+    """Inverse of :meth:`SiteLearning.__reduce__` (and of the rows of ``templates.parquet``)."""
+    library = TemplateLibrary(cache=[LeafEntry(t, x, f) for t, x, f in cache], pages_in_batch=pages_in_batch,
+                              entries=list(entries))
+    return SiteLearning(site, library, pages, list(references))
+
+
 def count_sites(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES) -> Counter[str]:
     """``{site: HTML pages of status 200}`` in one WARC file (bodies are not parsed)."""
     counts: Counter[str] = Counter()
@@ -94,8 +109,12 @@ def count_sites(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES) -> C
     return counts
 
 
-def learn_part(path: str | Path, sites: set[str] | frozenset[str], max_record_bytes: int = MAX_RECORD_BYTES) -> dict[str, SiteLearning]:
+def learn_part(path: str | Path, sites: set[str] | frozenset[str], max_record_bytes: int = MAX_RECORD_BYTES,
+               fingerprints: bool = True) -> dict[str, SiteLearning]:
     """Learn the pages of ``sites`` in one WARC file, in file order.
+
+    ``fingerprints=False`` skips the layout fingerprints (a job whose evidence kinds leave out
+    the diff); the references then hold empty arrays.
 
     A URL seen twice in the file is learned once (:func:`~pagesieve.templates.store.url_key`,
     as the store refuses a page visited again). A page that cannot be decoded or parsed is not
@@ -118,7 +137,7 @@ def learn_part(path: str | Path, sites: set[str] | frozenset[str], max_record_by
         seen.add(key)
         try:
             text, _codec = decode_html(item.body, item.charset)
-            summary = summarise(parse_html(text, url=item.url))
+            summary = summarise(parse_html(text, url=item.url), fingerprints=fingerprints)
         except Exception:  # noqa: BLE001 - counted by the extract pass, which meets the same page
             continue
         state = learned.get(site)

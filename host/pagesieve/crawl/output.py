@@ -31,9 +31,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pagesieve.crawl.learn import SiteLearning
+from pagesieve.crawl.learn import SiteLearning, rebuild_site
 from pagesieve.library.atomic import TEMP_SUFFIX, fsync_dir
-from pagesieve.templates.library import LeafEntry, TemplateLibrary
 
 PAGE_SCHEMA = pa.schema([
     pa.field("url", pa.string()),
@@ -254,13 +253,10 @@ def read_templates(path: Path, sites: list[str] | None = None) -> dict[str, Site
     table = pq.read_table(path, schema=TEMPLATES_SCHEMA, filters=filters)
     out = {}
     for row in table.to_pylist():
-        lib = TemplateLibrary(
-            cache=[LeafEntry(t, x, f) for t, x, f in zip(row["batch_tags"], row["batch_texts"], row["batch_frequencies"])],
-            pages_in_batch=row["batch_pages"],
-            entries=list(zip(row["entry_tags"], row["entry_texts"])),
-        )
-        out[row["site"]] = SiteLearning(row["site"], lib, row["pages"],
-                                        list(zip(row["reference_urls"], row["reference_fingerprints"])))
+        out[row["site"]] = rebuild_site(
+            row["site"], list(zip(row["batch_tags"], row["batch_texts"], row["batch_frequencies"])), row["batch_pages"],
+            list(zip(row["entry_tags"], row["entry_texts"])), row["pages"],
+            list(zip(row["reference_urls"], row["reference_fingerprints"])))
     return out
 
 
