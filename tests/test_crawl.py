@@ -248,3 +248,37 @@ def test_jsonl_through_the_command_line(crawl, tmp_path, capsys):
         if row["title"]:
             assert row["markdown"].startswith(f"# {row['title']}")
     assert os.path.exists(out / "sites.parquet")
+
+
+def test_http_charset_comes_before_the_page_meta_and_encoded_bodies_are_inflated(tmp_path):
+    """WHATWG order: the HTTP header's charset wins over a wrong <meta>; a gzip
+    Content-Encoding is undone."""
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    text = "<html><head><meta charset='windows-1251'><title>Привет</title></head><body><p>" + "Съешь же ещё этих мягких французских булок. " * 20 + "</p></body></html>"
+    koi8 = text.encode("koi8_r")
+    warc = tmp_path / "charset.warc.gz"
+    with open(warc, "wb") as f:
+        w = WARCWriter(f, gzip=True)
+        write_record(w, "https://ru.example/koi8", koi8, content_type="text/html; charset=KOI8-R")
+        body = gzip.compress(text.encode("utf-8"))
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip"),
+                                              ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+        w.write_record(w.create_warc_record("https://ru.example/gz", "response", payload=io.BytesIO(body), http_headers=headers))
+    from pagesieve.crawl.pages import extract_record
+
+    items = list(read_warc(warc))
+    assert [type(i) for i in items] == [WarcPage, WarcPage]
+    assert items[0].charset.lower() == "koi8-r" and items[1].body == text.encode("utf-8")
+    for item in items:
+        row, _removed = extract_record(item, None)
+        assert row["error"] is None and "мягких французских булок" in row["text"] and row["title"] == "Привет"
+
+
+def test_warcio_reads_the_same_pages_as_fastwarc(crawl):
+    folder, urls, ids = crawl
+    first = sorted(folder.glob("*.warc.gz"))[0]
+    fast = [(p.url, p.record_id, p.body) for p in read_warc(first, reader="fastwarc")]
+    slow = [(p.url, p.record_id, p.body) for p in read_warc(first, reader="warcio")]
+    assert fast == slow and len(fast) == len(ids) // 3
