@@ -282,3 +282,26 @@ def test_warcio_reads_the_same_pages_as_fastwarc(crawl):
     fast = [(p.url, p.record_id, p.body) for p in read_warc(first, reader="fastwarc")]
     slow = [(p.url, p.record_id, p.body) for p in read_warc(first, reader="warcio")]
     assert fast == slow and len(fast) == len(ids) // 3
+
+
+def test_scheduler_address_runs_the_job_on_that_cluster(crawl, tmp_path, capsys):
+    """``--scheduler ADDRESS``: the command connects to a running cluster (started here as a
+    scheduler with one worker process) instead of starting its own, and closes nothing of it."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    from pagesieve.cli import main
+
+    folder, urls, ids = crawl
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                      silence_logs=logging.ERROR) as cluster:
+        code = main(["batch", str(folder), "--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address,
+                     "--no-progress"])
+        printed = capsys.readouterr().out
+        assert code == 0 and f"pages cleaned: {len(ids)} ({len(ids)} with their site's template)" in printed
+        assert "on 1 worker(s)" in printed
+        with Client(cluster.scheduler_address) as client:  # the cluster is still up
+            assert len(client.scheduler_info()["workers"]) == 1
+    stats = [json.loads(p.read_text()) for p in (tmp_path / "out" / "parts").glob("*.stats.json")]
+    assert len(stats) == 3 and len({s["worker"] for s in stats}) == 1

@@ -112,7 +112,7 @@ class BatchSummary:
         out = [
             f"inputs: {self.inputs} file(s); parts written {self.parts_written}, resumed {self.parts_resumed}, "
             f"failed {len(self.parts_failed)}",
-            f"records: {self.records} response record(s); pages cleaned: {self.pages} "
+            f"rows: {self.records} (response records and unreadable stretches); pages cleaned: {self.pages} "
             f"({self.template_pages} with their site's template)",
             f"sites: {self.sites}; learned {self.sites_learned} (>= {MIN_SITE_PAGES} pages), "
             f"{self.sites_with_templates} with a usable template",
