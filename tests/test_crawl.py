@@ -23,7 +23,7 @@ pytest.importorskip("distributed", reason="the batch extra (pip install 'pagesie
 import pyarrow.parquet as pq  # noqa: E402
 
 from pagesieve.crawl.job import BatchOptions, close_client, open_client, run_batch  # noqa: E402
-from pagesieve.crawl.learn import SiteLearning, learn_part  # noqa: E402
+from pagesieve.crawl.learn import learn_part  # noqa: E402
 from pagesieve.crawl.output import PAGE_SCHEMA, read_part  # noqa: E402
 from pagesieve.crawl.records import Skipped, WarcPage, read_warc  # noqa: E402
 from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth  # noqa: E402

@@ -29,7 +29,7 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pagesieve.crawl.learn import MIN_SITE_PAGES, SiteLearning, count_sites, learn_part, merge_learned
@@ -101,8 +101,7 @@ class BatchSummary:
         return self.pages / self.seconds_total if self.seconds_total else 0.0
 
     def to_dict(self) -> dict:
-        from dataclasses import asdict
-
+        """JSON-ready dict (``summary.json``), with ``pages_per_second``."""
         d = asdict(self)
         d["pages_per_second"] = round(self.pages_per_second, 2)
         return d
@@ -166,7 +165,8 @@ def close_client(client) -> None:
 
 
 class Progress:
-    """A one-line progress bar on standard error (a line per step when it is no terminal)."""
+    """A one-line progress bar on standard error; when standard error is no terminal (a
+    cluster job's log), a line at each whole percent at most."""
 
     def __init__(self, label: str, total: int, enabled: bool = True) -> None:
         self.label, self.total, self.done, self.pages = label, total, 0, 0
@@ -192,7 +192,7 @@ class Progress:
             line += f", {self.pages} pages, {rate:.1f} pages/s"
         if self.tty:
             print("\r" + line, end="\n" if self.done == self.total else "", file=sys.stderr, flush=True)
-        elif self.done:
+        elif self.done and (100 * self.done // self.total > 100 * (self.done - 1) // self.total):
             print(line, file=sys.stderr, flush=True)
 
 
