@@ -305,3 +305,26 @@ def test_scheduler_address_runs_the_job_on_that_cluster(crawl, tmp_path, capsys)
             assert len(client.scheduler_info()["workers"]) == 1
     stats = [json.loads(p.read_text()) for p in (tmp_path / "out" / "parts").glob("*.stats.json")]
     assert len(stats) == 3 and len({s["worker"] for s in stats}) == 1
+
+
+def test_uncompressed_warc_garbage_is_skipped_and_a_non_warc_file_named(tmp_path):
+    from warcio.warcwriter import WARCWriter
+
+    def record(url: str) -> bytes:
+        buf = io.BytesIO()
+        body = f"<html><body><article><p>{url} " + "text of the page " * 30 + "</p></article></body></html>"
+        write_record(WARCWriter(buf, gzip=False), url, body.encode("utf-8"))
+        return buf.getvalue()
+
+    a, b, c = record("https://a.example/1"), record("https://a.example/2"), record("https://a.example/3")
+    warc = tmp_path / "plain.warc"
+    warc.write_bytes(a + b"\r\nnot a record at all\r\n\r\n" * 3 + b + c[:-100])
+    items = list(read_warc(warc))
+    assert [(type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for i in items] == [
+        ("WarcPage", "https://a.example/1"), ("Skipped", "corrupt"), ("WarcPage", "https://a.example/2"),
+        ("Skipped", "truncated")]
+
+    other = tmp_path / "notes.warc.gz"
+    other.write_bytes(gzip.compress(b"just some notes, no WARC records"))
+    [only] = list(read_warc(other))
+    assert only.reason == "unreadable_file"

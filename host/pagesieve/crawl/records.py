@@ -301,7 +301,7 @@ def _starts_record(f, start: int, compressed: bool) -> bool:
     f.seek(start)
     head = f.read(4096)
     if not compressed:
-        return start == 0 or _line_start(f, start)
+        return head.startswith(_WARC_MAGIC) and (start == 0 or _line_start(f, start))
     try:
         return zlib.decompressobj(31).decompress(head, 16).startswith(b"WARC/")
     except zlib.error:
@@ -393,11 +393,14 @@ def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader
 
 def _record_whole(f, rec: _Record, compressed: bool, size: int) -> bool:
     """True if the record starting at ``rec.offset`` ends before the file does: its gzip
-    member inflates to its end, or (uncompressed) its declared length fits in the file."""
+    member inflates to its end, or (uncompressed) its header block and declared
+    ``Content-Length`` fit in the file."""
     if rec.offset < 0:
         return False
-    if not compressed:
-        return rec.offset + rec.length <= size
+    if not compressed:  # the WARC header block, then Content-Length bytes of content
+        f.seek(rec.offset)
+        end_of_headers = f.read(1 << 16).find(b"\r\n\r\n")
+        return end_of_headers >= 0 and rec.offset + end_of_headers + 4 + rec.length <= size
     inflater = zlib.decompressobj(31)
     f.seek(rec.offset)
     try:
