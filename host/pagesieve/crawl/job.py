@@ -270,13 +270,16 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         part_sites: dict[str, list[str]] = {}
         learned_counts: dict[str, tuple[int, int, bool]] = {}  # site -> (pages learned, entries, usable)
         if not opts.single_page:
-            if opts.resume and templates_file.exists() and learn_file.exists():
-                part_sites = json.loads(learn_file.read_text(encoding="utf-8"))["part_sites"]
+            fingerprints = "diff" in opts.kinds
+            previous = json.loads(learn_file.read_text(encoding="utf-8")) if opts.resume and learn_file.exists() else None
+            if previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints:
+                part_sites = previous["part_sites"]
                 learned = read_templates(templates_file)
-            else:
+            else:  # nothing to resume, or learned without the fingerprints the diff now needs
                 learned, part_sites = _learn(client, files, names, opts)
                 write_templates(templates_file, learned)
-                write_json(learn_file, {"part_sites": part_sites, "min_site_pages": MIN_SITE_PAGES})
+                write_json(learn_file, {"part_sites": part_sites, "min_site_pages": MIN_SITE_PAGES,
+                                        "fingerprints": fingerprints})
             learned_counts = {s: (v.pages, len(v.library.entries), v.usable) for s, v in learned.items()}
             del learned
         summary.seconds_learn = round(time.perf_counter() - t0, 3)
