@@ -196,12 +196,28 @@ class Progress:
             print(line, file=sys.stderr, flush=True)
 
 
+def largest_first(paths: list[str]) -> list[int]:
+    """Indices of ``paths`` by file size, largest first: submitted in that order, the long
+    parts start first and the short ones fill the gaps at the end of a pass (the longest
+    processing time first rule of list scheduling, Graham 1969), so that the pass does not
+    wait on one big part started last."""
+    def size(i: int) -> int:
+        try:
+            return os.path.getsize(paths[i])
+        except OSError:
+            return 0
+    return sorted(range(len(paths)), key=lambda i: -size(i))
+
+
 def _run(client, fn, args_list: list[tuple], label: str, progress: bool, pages_of=lambda r: 0, keys: list[str] | None = None):
-    """Submit ``fn(*args)`` for each args tuple; returns ``[result or exception]`` in order."""
+    """Submit ``fn(*args)`` for each args tuple (whose first item is the input file), largest
+    file first; returns ``[result or exception]`` in the order of ``args_list``."""
     from distributed import as_completed
 
-    futures = [client.submit(fn, *args, pure=False, key=f"{label}-{keys[i] if keys else i}-{time.time_ns()}")
-               for i, args in enumerate(args_list)]
+    order = largest_first([str(args[0]) for args in args_list])
+    futures = [None] * len(args_list)
+    for i in order:
+        futures[i] = client.submit(fn, *args_list[i], pure=False, key=f"{label}-{keys[i] if keys else i}-{time.time_ns()}")
     index = {f.key: i for i, f in enumerate(futures)}
     results: list = [None] * len(futures)
     bar = Progress(label, len(futures), progress)
@@ -335,6 +351,7 @@ def _learn(client, files: list[Path], names: list[str], opts: BatchOptions) -> t
     from distributed import as_completed
 
     diff = "diff" in opts.kinds
+    jobs = [jobs[i] for i in largest_first([path for path, _ in jobs])]
     futures = [client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False) for path, sites in jobs]
     bar = Progress("learn", len(futures), opts.progress)
     for _ in as_completed(futures):

@@ -126,7 +126,10 @@ def _worker_rss_kib() -> int:
 def _trafilatura_job(client, files: list[Path]) -> int:
     from distributed import wait
 
-    futures = client.map(trafilatura_part, [str(f) for f in files], pure=False)
+    from pagesieve.crawl.job import _largest_first
+
+    paths = [str(f) for f in files]
+    futures = client.map(trafilatura_part, [paths[i] for i in largest_first(paths)], pure=False)  # as the batch job orders them
     wait(futures)
     return sum(r["pages"] for r in client.gather(futures))
 
