@@ -126,7 +126,7 @@ def _worker_rss_kib() -> int:
 def _trafilatura_job(client, files: list[Path]) -> int:
     from distributed import wait
 
-    from pagesieve.crawl.job import _largest_first
+    from pagesieve.crawl.job import largest_first
 
     paths = [str(f) for f in files]
     futures = client.map(trafilatura_part, [paths[i] for i in largest_first(paths)], pure=False)  # as the batch job orders them
