@@ -351,8 +351,13 @@ def _learn(client, files: list[Path], names: list[str], opts: BatchOptions) -> t
     from distributed import as_completed
 
     diff = "diff" in opts.kinds
-    jobs = [jobs[i] for i in largest_first([path for path, _ in jobs])]
-    futures = [client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False) for path, sites in jobs]
+    futures: list = [None] * len(jobs)
+    for i in largest_first([path for path, _ in jobs]):
+        path, sites = jobs[i]
+        futures[i] = client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False)
+    # the merge tree pairs the parts in input order, whatever order they ran in: the learned
+    # libraries (TemplateLibrary.merge depends on the order of its operands) are the same from
+    # run to run and from cluster to cluster
     bar = Progress("learn", len(futures), opts.progress)
     for _ in as_completed(futures):
         bar.step()
