@@ -284,7 +284,7 @@ def test_warcio_reads_the_same_pages_as_fastwarc(crawl):
     assert fast == slow and len(fast) == len(ids) // 3
 
 
-def test_scheduler_address_runs_the_job_on_that_cluster(crawl, tmp_path, capsys):
+def test_scheduler_address_runs_the_job_on_that_cluster(crawl, client, tmp_path, capsys):
     """``--scheduler ADDRESS``: the command connects to a running cluster (started here as a
     scheduler with one worker process) instead of starting its own, and closes nothing of it."""
     import logging
@@ -301,10 +301,16 @@ def test_scheduler_address_runs_the_job_on_that_cluster(crawl, tmp_path, capsys)
         printed = capsys.readouterr().out
         assert code == 0 and f"pages cleaned: {len(ids)} ({len(ids)} with their site's template)" in printed
         assert "on 1 worker(s)" in printed
-        with Client(cluster.scheduler_address) as client:  # the cluster is still up
-            assert len(client.scheduler_info()["workers"]) == 1
+        with Client(cluster.scheduler_address) as other:  # the cluster is still up
+            assert len(other.scheduler_info()["workers"]) == 1
     stats = [json.loads(p.read_text()) for p in (tmp_path / "out" / "parts").glob("*.stats.json")]
     assert len(stats) == 3 and len({s["worker"] for s in stats}) == 1
+    # the same rows as on a cluster of two workers: the learned templates do not depend on
+    # which worker ran which part, nor in which order
+    run_batch(BatchOptions(inputs=[str(folder)], out_dir=tmp_path / "two", progress=False), client=client)
+    one = {r["url"]: (r["text"], r["template"]) for r in _rows(tmp_path / "out")}
+    two = {r["url"]: (r["text"], r["template"]) for r in _rows(tmp_path / "two")}
+    assert one == two and len(one) == len(ids)
 
 
 def test_uncompressed_warc_garbage_is_skipped_and_a_non_warc_file_named(tmp_path):
