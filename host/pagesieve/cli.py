@@ -17,9 +17,10 @@ from pagesieve.errors import PagesieveError
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    from pagesieve.evaluation import bench, bench_browser, bench_learn, bench_retrain, layout_eval, render, runner
+    from pagesieve.evaluation import bench, bench_batch, bench_browser, bench_learn, bench_retrain, layout_eval, render, runner
     from pagesieve.training import train
     from pagesieve import extract_cli
+    from pagesieve.crawl import cli as crawl_cli
     from pagesieve.templates import cli as templates_cli
     from pagesieve.library import cli as library_cli
     from pagesieve.library import window as library_window
@@ -36,9 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands = (
         ("extract", "print the article of one page (file or stdin)", extract_cli.add_arguments, extract_cli.main),
+        ("batch", "clean a crawl: WARC files in, one row per page out (Parquet or JSON lines)", crawl_cli.add_arguments, crawl_cli.main),
         ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, runner.main),
         ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
         ("bench-learn", "time learning site templates and measure the store", bench_learn.add_arguments, bench_learn.main),
+        ("bench-batch", "pages/s of `pagesieve batch` against trafilatura on a WARC, and F1 with templates against single page", bench_batch.add_arguments, bench_batch.main),
         ("bench-browser", "snapshot size and click-to-hidden time in Chromium", bench_browser.add_arguments, bench_browser.main),
         ("bench-retrain", "time retraining the personal model with N labelled blocks while the host answers", bench_retrain.add_arguments, bench_retrain.main),
         ("render", "render dataset pages in headless Chromium into DOM snapshots", render.add_arguments, render.main),

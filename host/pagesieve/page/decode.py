@@ -4,12 +4,14 @@ Order of evidence, as in the WHATWG encoding-sniffing algorithm (HTML Living Sta
 §13.2.3.2, "Determining the character encoding"), simplified for pages at rest:
 
 1. a byte-order mark (UTF-8, UTF-16 LE/BE);
-2. ``<meta charset=...>`` or ``<meta http-equiv="Content-Type" content="...; charset=...">``
+2. the charset of the transport layer (the HTTP ``Content-Type`` header) when the caller has
+   one (a WARC record of a crawl: :mod:`pagesieve.crawl.records`);
+3. ``<meta charset=...>`` or ``<meta http-equiv="Content-Type" content="...; charset=...">``
    in the first 4096 bytes (the prescan window of the standard is 1024 bytes; old pages put
    long comments first, so we look further);
-3. strict UTF-8 if the bytes are valid UTF-8;
-4. the detector of ``charset-normalizer``;
-5. windows-1252, which decodes any byte sequence (the standard's fallback for most locales).
+4. strict UTF-8 if the bytes are valid UTF-8;
+5. the detector of ``charset-normalizer``;
+6. windows-1252, which decodes any byte sequence (the standard's fallback for most locales).
 
 GBK and GB2312 labels are read as GB18030, their superset (WHATWG Encoding Standard maps
 ``gb2312`` and ``gbk`` to GBK; GB18030 decodes every GBK page and more). A declared charset
@@ -83,11 +85,15 @@ def looks_binary(data: bytes) -> bool:
     return controls / len(head) > 0.05
 
 
-def decode_html(data: bytes) -> tuple[str, str]:
+def decode_html(data: bytes, transport_charset: str | None = None) -> tuple[str, str]:
     """Decode the bytes of an HTML page.
 
     Args:
         data: the raw bytes of the page.
+        transport_charset: the charset label of the HTTP ``Content-Type`` header, if any; it
+            comes after a byte-order mark and before the page's own ``<meta>`` (WHATWG order).
+            A label Python does not know, or one the bytes do not decode strictly with, is
+            passed over like a wrong ``<meta>``.
 
     Returns:
         ``(text, codec_name)``.
@@ -102,12 +108,12 @@ def decode_html(data: bytes) -> tuple[str, str]:
             return data[len(bom):].decode(codec, errors="replace"), codec
     if looks_binary(data):
         raise InputError("the input looks binary (NUL or control bytes), not like an HTML page")
-    declared = declared_charset(data)
-    if declared:
-        try:
-            return data.decode(declared), declared
-        except UnicodeDecodeError:
-            pass
+    for declared in (normalise_charset(transport_charset) if transport_charset else None, declared_charset(data)):
+        if declared:
+            try:
+                return data.decode(declared), declared
+            except (UnicodeDecodeError, LookupError):
+                pass
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:

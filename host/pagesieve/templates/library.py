@@ -223,14 +223,62 @@ class TemplateLibrary:
         self.pages_in_batch += 1
         if self.pages_in_batch < self.batch_pages:
             return False
-        for entry in self.cache:
+        self._close_batch()
+        return True
+
+    def _persist(self, cache: Iterable[LeafEntry]) -> None:
+        """Seed 000 §4's end of a batch: each leaf of ``cache`` seen on :attr:`min_frequency`
+        pages or more becomes an entry, unless an entry matches it already."""
+        for entry in cache:
             if entry.frequency >= self.min_frequency and not self.is_template(entry.tag, entry.text, open_batch=False):
                 self.entries.append((entry.tag, entry.text))
                 self._entry_index.add(entry.tag, entry.text)
+
+    def _close_batch(self) -> None:
+        self._persist(self.cache)
         self.cache = []
         self._cache_index = LeafIndex()
         self.pages_in_batch = 0
-        return True
+
+    def merge(self, other: TemplateLibrary) -> None:
+        """Fold ``other``, the same site's library learned from other pages, into this one.
+
+        Ours, for a crawl cut into parts (:mod:`pagesieve.crawl.learn`): each part learns its
+        pages of a site with :meth:`learn`, and the parts' libraries are merged.
+
+        - Entries: those of ``other`` that match none of ours are appended.
+        - Open batches: when the two hold at most :attr:`batch_pages` pages together, they
+          become one batch, a leaf's page frequency added to that of its similar leaf (as
+          :meth:`learn` would have counted the pages one by one), closed if it is full. Else
+          the batch with fewer pages is closed on its own (the seed's rule on a shorter batch:
+          a leaf must be on :attr:`min_frequency` of its pages, which is stricter) and the
+          other stays open.
+
+        ``other`` is left unchanged.
+        """
+        for tag, text in other.entries:
+            if self._entry_index.find(tag, text) is None:
+                self.entries.append((tag, text))
+                self._entry_index.add(tag, text)
+        if self.pages_in_batch + other.pages_in_batch <= self.batch_pages:
+            for entry in other.cache:
+                k = self._cache_index.find(entry.tag, entry.text)
+                if k is None:
+                    self.cache.append(LeafEntry(entry.tag, entry.text, entry.frequency))
+                    self._cache_index.add(entry.tag, entry.text)
+                else:
+                    self.cache[k].frequency += entry.frequency
+            self.pages_in_batch += other.pages_in_batch
+            if self.pages_in_batch >= self.batch_pages:
+                self._close_batch()
+        elif other.pages_in_batch < self.pages_in_batch:
+            self._persist(other.cache)
+        else:
+            self._close_batch()
+            for entry in other.cache:
+                self.cache.append(LeafEntry(entry.tag, entry.text, entry.frequency))
+                self._cache_index.add(entry.tag, entry.text)
+            self.pages_in_batch = other.pages_in_batch
 
     def is_template(self, tag: str, text: str, *, open_batch: bool = True) -> bool:
         """True if ``(tag, text)`` matches a persisted entry (same tag, similar text), or, with

@@ -38,8 +38,10 @@ import hashlib
 import sqlite3
 import time
 from contextlib import AbstractContextManager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
@@ -51,6 +53,8 @@ from pagesieve.templates.library import LeafEntry, TemplateLibrary
 from pagesieve.templates.learn import PageSummary
 from pagesieve.templates.sst import SiteStyleTree
 from pagesieve.templates.urls import url_similarity
+
+T = TypeVar("T")
 
 STORE_FILE = "templates.sqlite3"
 
@@ -169,6 +173,21 @@ def url_key(url: str) -> bytes:
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not k.lower().startswith(_TRACKING_PARAMS)]
     clean = urlunsplit((parts.scheme.lower(), (parts.netloc or "").lower(), parts.path, urlencode(query), ""))
     return hashlib.sha256(clean.encode("utf-8", "surrogatepass")).digest()[:16]
+
+
+def best_reference(url: str | None, references: Iterable[tuple[str, T]]) -> tuple[str | None, T | None]:
+    """The reference page for extracting the page at ``url``: of ``references`` (``(url,
+    fingerprints)``, newest first), the one whose URL is most similar to ``url``
+    (:func:`~pagesieve.templates.urls.url_similarity`, seed 004 §2.2 d), never ``url`` itself;
+    ties go to the newest. ``(None, None)`` when there is none."""
+    best_url, best_value, best_score = None, None, -1.0
+    for ref_url, value in references:
+        if url is not None and ref_url == url:
+            continue
+        score = url_similarity(url, ref_url) if url else 0.0
+        if score > best_score:
+            best_url, best_value, best_score = ref_url, value, score
+    return best_url, best_value
 
 
 def default_store_path() -> Path:
@@ -371,16 +390,11 @@ class TemplateStore:
                 return None
             version, pages = row
             library = self._library(self._db, site, version)
-            best_url, best_blob, best_score = None, b"", -1.0
-            for ref_url, blob in self._db.execute("SELECT url, fingerprints FROM refs WHERE site = ? ORDER BY seen DESC", (site,)):
-                if url is not None and ref_url == url:
-                    continue
-                score = url_similarity(url, ref_url) if url else 0.0
-                if score > best_score:
-                    best_url, best_blob, best_score = ref_url, blob, score
+            best_url, best_blob = best_reference(
+                url, self._db.execute("SELECT url, fingerprints FROM refs WHERE site = ? ORDER BY seen DESC", (site,)))
         except sqlite3.Error as exc:
             raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
-        return SiteTemplates(site, library, best_url, unpack_fingerprints(best_blob), pages)
+        return SiteTemplates(site, library, best_url, unpack_fingerprints(best_blob or b""), pages)
 
     def has_reference(self, site: str, url: str | None) -> bool:
         """True when a page of ``site`` other than ``url`` is stored as a reference page (so

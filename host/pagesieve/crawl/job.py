@@ -1,0 +1,407 @@
+"""The Dask job of ``pagesieve batch``: both passes over the input files, on any Dask cluster.
+
+No scheduler of our own: a ``distributed`` client runs the tasks, on a
+:class:`distributed.LocalCluster` (one single-threaded worker process per core) by default or on
+the cluster at ``scheduler`` (a ``dask scheduler`` started by hand, dask-jobqueue on Slurm,
+Kubernetes), unchanged. Workers must see the input files and the output folder at the same
+paths (a shared file system) and have pagesieve installed.
+
+Partitions follow the input files, one task per file and pass:
+
+1. **count**: ``{site: pages}`` of each file (records read, bodies not parsed); summed on the
+   client, it tells which sites have :data:`~pagesieve.crawl.learn.MIN_SITE_PAGES` pages;
+2. **learn**: each file learns its pages of those sites
+   (:func:`~pagesieve.crawl.learn.learn_part`); the results are reduced by site in a tree of
+   :func:`~pagesieve.crawl.learn.merge_learned` tasks on the cluster, and the client writes
+   ``templates.parquet`` and ``learn.json`` (the sites of each file);
+3. **extract**: each file's part (:func:`~pagesieve.crawl.pages.extract_part`), its task
+   reading from ``templates.parquet`` only the sites of its file.
+
+A part whose task fails (a worker killed, the output folder unwritable) is reported in the
+summary and not written; ``resume`` keeps the parts already written, and the templates when
+``templates.parquet`` and ``learn.json`` are there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from pagesieve.crawl.learn import MIN_SITE_PAGES, SiteLearning, count_sites, learn_part, merge_learned
+from pagesieve.crawl.output import part_name, part_path, read_templates, stats_path, write_json, write_sites, write_templates
+from pagesieve.crawl.pages import PartStats, extract_part
+from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
+from pagesieve.templates.evidence import DEFAULT_KINDS
+
+TEMPLATES_FILE = "templates.parquet"
+LEARN_FILE = "learn.json"
+SITES_FILE = "sites.parquet"
+SUMMARY_FILE = "summary.json"
+
+
+@dataclass
+class BatchOptions:
+    """The options of one run (the ``pagesieve batch`` arguments).
+
+    Attributes:
+        inputs: WARC files or folders. out_dir: output folder. fmt: ``"parquet"`` or
+        ``"jsonl"``. markdown: fill the ``markdown`` column. kinds: template evidence kinds.
+        resume: keep the parts (and templates) already written. learn_only: stop after the
+        learn pass. single_page: no learn pass, every page extracted as a single page.
+        scheduler: address of an existing Dask scheduler (``None``: a local cluster).
+        workers: worker processes of the local cluster (default: one per core).
+        max_record_bytes: see :data:`~pagesieve.crawl.records.MAX_RECORD_BYTES`.
+        progress: draw the progress bar on standard error.
+    """
+
+    inputs: list[str]
+    out_dir: Path
+    fmt: str = "parquet"
+    markdown: bool = False
+    kinds: tuple[str, ...] = DEFAULT_KINDS
+    resume: bool = False
+    learn_only: bool = False
+    single_page: bool = False
+    scheduler: str | None = None
+    workers: int | None = None
+    max_record_bytes: int = MAX_RECORD_BYTES
+    progress: bool = True
+
+
+@dataclass
+class BatchSummary:
+    """What a run did (printed, and written to ``summary.json``)."""
+
+    inputs: int = 0
+    parts_written: int = 0
+    parts_resumed: int = 0
+    parts_failed: dict[str, str] = field(default_factory=dict)
+    records: int = 0
+    pages: int = 0
+    template_pages: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    sites: int = 0
+    sites_learned: int = 0
+    sites_with_templates: int = 0
+    workers: int = 0
+    seconds_learn: float = 0.0
+    seconds_extract: float = 0.0
+    seconds_total: float = 0.0
+    max_rss_mib_per_worker: dict[str, float] = field(default_factory=dict)
+    out_dir: str = ""
+
+    @property
+    def pages_per_second(self) -> float:
+        """Pages cleaned per second of the whole run's wall time (both passes)."""
+        return self.pages / self.seconds_total if self.seconds_total else 0.0
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict (``summary.json``), with ``pages_per_second``."""
+        d = asdict(self)
+        d["pages_per_second"] = round(self.pages_per_second, 2)
+        return d
+
+    def lines(self) -> list[str]:
+        """The summary as the command prints it."""
+        out = [
+            f"inputs: {self.inputs} file(s); parts written {self.parts_written}, resumed {self.parts_resumed}, "
+            f"failed {len(self.parts_failed)}",
+            f"rows: {self.records} (response records and unreadable stretches); pages cleaned: {self.pages} "
+            f"({self.template_pages} with their site's template)",
+            f"sites: {self.sites}; learned {self.sites_learned} (>= {MIN_SITE_PAGES} pages), "
+            f"{self.sites_with_templates} with a usable template",
+        ]
+        if self.skipped:
+            out.append("skipped: " + ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items(), key=lambda kv: -kv[1])))
+        else:
+            out.append("skipped: none")
+        for name, why in self.parts_failed.items():
+            out.append(f"failed part {name}: {why}")
+        out.append(
+            f"time: learn {self.seconds_learn:.1f} s, extract {self.seconds_extract:.1f} s, total {self.seconds_total:.1f} s "
+            f"on {self.workers} worker(s): {self.pages_per_second:.1f} pages/s"
+        )
+        if self.max_rss_mib_per_worker:
+            out.append("peak RSS per worker: " + ", ".join(f"{v:.0f} MiB" for v in self.max_rss_mib_per_worker.values()))
+        out.append(f"output: {self.out_dir}")
+        return out
+
+
+# ------------------------------------------------------------------------------- the cluster
+
+
+def open_client(scheduler: str | None = None, workers: int | None = None):
+    """A ``distributed.Client``: to ``scheduler``, or to a new local cluster of ``workers``
+    single-threaded worker processes (default ``os.cpu_count()``). Close it with
+    :func:`close_client`.
+
+    Raises:
+        ImportError: ``distributed`` is not installed (``pip install 'pagesieve[batch]'``).
+        OSError: the scheduler cannot be reached.
+    """
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        return Client(scheduler, timeout="20s")
+    n = workers or os.cpu_count() or 1
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.ERROR)
+    return Client(cluster)
+
+
+def close_client(client) -> None:
+    """Close the client, and the local cluster it started, if any."""
+    cluster = client.cluster
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+class Progress:
+    """A one-line progress bar on standard error; when standard error is no terminal (a
+    cluster job's log), a line at each whole percent at most."""
+
+    def __init__(self, label: str, total: int, enabled: bool = True) -> None:
+        self.label, self.total, self.done, self.pages = label, total, 0, 0
+        self.enabled = enabled and total > 0
+        self.tty = sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+        self._draw()
+
+    def step(self, pages: int = 0) -> None:
+        """One more task done, with ``pages`` pages."""
+        self.done += 1
+        self.pages += pages
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * self.done / self.total)
+        rate = self.pages / max(time.perf_counter() - self.t0, 1e-9)
+        line = f"{self.label:8s} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} parts"
+        if self.pages:
+            line += f", {self.pages} pages, {rate:.1f} pages/s"
+        if self.tty:
+            print("\r" + line, end="\n" if self.done == self.total else "", file=sys.stderr, flush=True)
+        elif self.done and (100 * self.done // self.total > 100 * (self.done - 1) // self.total):
+            print(line, file=sys.stderr, flush=True)
+
+
+def largest_first(paths: list[str]) -> list[int]:
+    """Indices of ``paths`` by file size, largest first: submitted in that order, the long
+    parts start first and the short ones fill the gaps at the end of a pass (the longest
+    processing time first rule of list scheduling, Graham 1969), so that the pass does not
+    wait on one big part started last."""
+    def size(i: int) -> int:
+        try:
+            return os.path.getsize(paths[i])
+        except OSError:
+            return 0
+    return sorted(range(len(paths)), key=lambda i: -size(i))
+
+
+def _run(client, fn, args_list: list[tuple], label: str, progress: bool, pages_of=lambda r: 0, keys: list[str] | None = None):
+    """Submit ``fn(*args)`` for each args tuple (whose first item is the input file), largest
+    file first; returns ``[result or exception]`` in the order of ``args_list``."""
+    from distributed import as_completed
+
+    order = largest_first([str(args[0]) for args in args_list])
+    futures = [None] * len(args_list)
+    for i in order:
+        futures[i] = client.submit(fn, *args_list[i], pure=False, key=f"{label}-{keys[i] if keys else i}-{time.time_ns()}")
+    index = {f.key: i for i, f in enumerate(futures)}
+    results: list = [None] * len(futures)
+    bar = Progress(label, len(futures), progress)
+    for future in as_completed(futures):
+        i = index[future.key]
+        try:
+            results[i] = future.result()
+        except Exception as exc:  # noqa: BLE001 - one failed part never stops the job
+            results[i] = exc
+        bar.step(0 if isinstance(results[i], Exception) else pages_of(results[i]))
+        future.release()
+    return results
+
+
+def _tree_reduce(client, futures: list):
+    """Merge the learn results pairwise on the cluster (a binary tree of merge tasks)."""
+    level = futures
+    while len(level) > 1:
+        nxt = [client.submit(merge_learned, level[i], level[i + 1], pure=False) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level = nxt
+    return level[0].result() if level else {}
+
+
+def _extract_task(path: str, out_dir: str, templates_file: str | None, sites: list[str], fmt: str, markdown: bool,
+                  kinds: tuple[str, ...], max_record_bytes: int, name: str) -> PartStats:
+    """The extract task: read this file's sites from ``templates.parquet``, write the part."""
+    templates: dict[str, SiteLearning] = {}
+    if templates_file and sites:
+        templates = read_templates(Path(templates_file), sites)
+    stats = extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name)
+    return stats
+
+
+def part_done(out_dir: Path, name: str, fmt: str) -> bool:
+    """True when the part and its stats file are both in place (written whole)."""
+    return part_path(out_dir, name, fmt).exists() and stats_path(out_dir, name).exists()
+
+
+def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
+    """Run the job (see the module docstring); returns its summary, also written to
+    ``DIR/summary.json`` with ``DIR/sites.parquet``.
+
+    Args:
+        opts: the options. client: a ``distributed.Client`` to use (default: one opened from
+            ``opts.scheduler``/``opts.workers`` and closed at the end).
+
+    Raises:
+        FileNotFoundError: an input does not exist. ImportError: the ``batch`` extra is missing.
+        OSError: the output folder cannot be created or a cluster cannot be reached.
+    """
+    t0 = time.perf_counter()
+    files = warc_files(opts.inputs)
+    out_dir = Path(opts.out_dir).resolve()
+    (out_dir / "parts").mkdir(parents=True, exist_ok=True)
+    names = [part_name(f) for f in files]
+    summary = BatchSummary(inputs=len(files), out_dir=str(out_dir))
+    own_client = client is None
+    if own_client:
+        client = open_client(opts.scheduler, opts.workers)
+    try:
+        summary.workers = len(client.scheduler_info(n_workers=-1)["workers"]) if hasattr(client, "scheduler_info") else 0
+        templates_file = out_dir / TEMPLATES_FILE
+        learn_file = out_dir / LEARN_FILE
+        part_sites: dict[str, list[str]] = {}
+        learned_counts: dict[str, tuple[int, int, bool]] = {}  # site -> (pages learned, entries, usable)
+        if not opts.single_page:
+            fingerprints = "diff" in opts.kinds
+            previous = json.loads(learn_file.read_text(encoding="utf-8")) if opts.resume and learn_file.exists() else None
+            if previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints:
+                part_sites = previous["part_sites"]
+                learned = read_templates(templates_file)
+            else:  # nothing to resume, or learned without the fingerprints the diff now needs
+                learned, part_sites = _learn(client, files, names, opts)
+                write_templates(templates_file, learned)
+                write_json(learn_file, {"part_sites": part_sites, "min_site_pages": MIN_SITE_PAGES,
+                                        "fingerprints": fingerprints})
+            learned_counts = {s: (v.pages, len(v.library.entries), v.usable) for s, v in learned.items()}
+            del learned
+        summary.seconds_learn = round(time.perf_counter() - t0, 3)
+        summary.sites_learned = len(learned_counts)
+        summary.sites_with_templates = sum(1 for v in learned_counts.values() if v[2])
+        if opts.learn_only:
+            summary.seconds_total = round(time.perf_counter() - t0, 3)
+            write_json(out_dir / SUMMARY_FILE, summary.to_dict())
+            return summary
+        t1 = time.perf_counter()
+        all_stats: list[PartStats] = []
+        todo = []
+        for f, name in zip(files, names):
+            if opts.resume and part_done(out_dir, name, opts.fmt):
+                stats = PartStats.from_dict(json.loads(stats_path(out_dir, name).read_text(encoding="utf-8")))
+                stats.resumed = True
+                all_stats.append(stats)
+            else:
+                todo.append((f, name))
+        args = [(str(f), str(out_dir), str(templates_file) if part_sites else None, part_sites.get(name, []), opts.fmt,
+                 opts.markdown, tuple(opts.kinds), opts.max_record_bytes, name) for f, name in todo]
+        results = _run(client, _extract_task, args, "extract", opts.progress, pages_of=lambda s: s.rows,
+                       keys=[n for _, n in todo])
+        for (f, name), result in zip(todo, results):
+            if isinstance(result, Exception):
+                summary.parts_failed[name] = f"{type(result).__name__}: {result}"
+            else:
+                all_stats.append(result)
+        summary.seconds_extract = round(time.perf_counter() - t1, 3)
+        _sum_parts(summary, all_stats)
+        _write_sites(out_dir / SITES_FILE, all_stats, learned_counts)
+        summary.seconds_total = round(time.perf_counter() - t0, 3)
+        write_json(out_dir / SUMMARY_FILE, summary.to_dict())
+        return summary
+    finally:
+        if own_client:
+            close_client(client)
+
+
+def _learn(client, files: list[Path], names: list[str], opts: BatchOptions) -> tuple[dict[str, SiteLearning], dict[str, list[str]]]:
+    """The count and learn passes: ``({site: SiteLearning}, {part name: its learned sites})``."""
+    counts = _run(client, count_sites, [(str(f), opts.max_record_bytes) for f in files], "count", opts.progress,
+                  pages_of=lambda c: sum(c.values()), keys=names)
+    total: Counter[str] = Counter()
+    for c in counts:
+        if not isinstance(c, Exception):
+            total.update(c)
+    wanted = {s for s, n in total.items() if n >= MIN_SITE_PAGES}
+    part_sites = {name: sorted(set(c) & wanted) for name, c in zip(names, counts) if not isinstance(c, Exception)}
+    jobs = [(str(f), frozenset(part_sites.get(name, ()))) for f, name in zip(files, names) if part_sites.get(name)]
+    if not jobs:
+        return {}, part_sites
+    from distributed import as_completed
+
+    diff = "diff" in opts.kinds
+    futures: list = [None] * len(jobs)
+    for i in largest_first([path for path, _ in jobs]):
+        path, sites = jobs[i]
+        futures[i] = client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False)
+    # the merge tree pairs the parts in input order, whatever order they ran in: the learned
+    # libraries (TemplateLibrary.merge depends on the order of its operands) are the same from
+    # run to run and from cluster to cluster
+    bar = Progress("learn", len(futures), opts.progress)
+    for _ in as_completed(futures):
+        bar.step()
+    ok = [f for f in futures if f.status == "finished"]
+    for f, (path, _sites) in zip(futures, jobs):
+        if f.status != "finished":
+            print(f"pagesieve: warning: the learn task of {path} failed ({f.exception()}): its pages are not learned",
+                  file=sys.stderr)
+    return _tree_reduce(client, ok), part_sites
+
+
+def _sum_parts(summary: BatchSummary, parts: list[PartStats]) -> None:
+    skipped: Counter[str] = Counter()
+    sites: set[str] = set()
+    rss: dict[str, float] = {}
+    for p in parts:
+        summary.records += p.rows
+        summary.pages += p.pages
+        summary.template_pages += p.template_pages
+        skipped.update(p.skipped)
+        sites.update(p.sites)
+        if not p.resumed:
+            summary.parts_written += 1
+            worker = p.worker or "worker"
+            rss[worker] = max(rss.get(worker, 0.0), p.max_rss_kib / 1024)
+        else:
+            summary.parts_resumed += 1
+    summary.skipped = {k: skipped[k] for k in SKIP_REASONS if skipped.get(k)}
+    summary.sites = len(sites)
+    summary.max_rss_mib_per_worker = {k: round(v, 1) for k, v in sorted(rss.items())}
+
+
+def _write_sites(path: Path, parts: list[PartStats], learned: dict[str, tuple[int, int, bool]]) -> None:
+    per: dict[str, list[int]] = {}
+    for p in parts:
+        for site, counts in p.sites.items():
+            acc = per.setdefault(site, [0, 0, 0, 0])
+            for k in range(4):
+                acc[k] += counts[k]
+    rows = []
+    for site in sorted(per):
+        pages, tpages, chars, removed = per[site]
+        lp, entries, _usable = learned.get(site, (0, 0, False))
+        rows.append({"site": site, "pages": pages, "template_pages": tpages, "learned_pages": lp,
+                     "template_entries": entries, "chars": chars, "chars_removed_by_template": removed})
+    write_sites(path, rows)
+

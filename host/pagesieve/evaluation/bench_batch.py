@@ -1,0 +1,283 @@
+"""``pagesieve bench-batch``: speed and accuracy of ``pagesieve batch`` on a crawl of known truth.
+
+::
+
+    pagesieve bench-batch [DATASET ...] [--parts N] [--workers 1,2] [--work DIR] [--json FILE]
+
+The datasets (default ``big9 dragnet daniel``, the ones with many pages per site) are packed into
+WARC files by :mod:`pagesieve.evaluation.warc_fixture`, ``--parts`` files each, pages dealt
+round-robin so that each site spreads over the files.
+
+**Speed.** On all the files together, for each worker count: ``pagesieve batch`` (count, learn
+and extract passes; and ``--single-page``) and trafilatura, side by side on the same
+:class:`distributed.LocalCluster` of that many single-threaded worker processes, one task per
+file, each reading the records with the same reader
+(:func:`~pagesieve.crawl.records.read_warc`) and decoding them the same way; trafilatura is
+called as ``pagesieve eval --compare`` calls it (:mod:`pagesieve.evaluation.peers`). The cluster
+is started before the clock and warmed up (one page through each extractor on each worker), so
+the time is the job's, from submission to the last part. Printed: pages/s, pages/s per core
+(per worker process), and the peak RSS of each worker (``ru_maxrss`` after its last task).
+
+**Accuracy.** Per dataset: a batch run with the crawl's templates and one with ``--single-page``
+on that dataset's files; each row's text is scored against ``truth/<id>.txt``
+(:func:`~pagesieve.evaluation.metric.prf`, macro mean of :func:`~pagesieve.evaluation.metric.macro`),
+over all pages and over the held-out pages of ``models/split.json`` (the classifier never saw
+them in training).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from pagesieve.table import format_table
+
+DEFAULT_DATASETS = ("big9", "dragnet", "daniel")
+
+
+def _worker_counts(value: str) -> list[int]:
+    counts = [int(v) for v in value.split(",") if v.strip()]
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("worker counts are positive integers, comma-separated")
+    return counts
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``bench-batch`` options."""
+    parser.add_argument("datasets", nargs="*", default=list(DEFAULT_DATASETS), metavar="DATASET",
+                        help="dataset folders or names (default: big9 dragnet daniel)")
+    parser.add_argument("--parts", type=int, default=4, help="WARC files per dataset (default: 4)")
+    parser.add_argument("--workers", type=_worker_counts, default=[1, 2], metavar="N,M",
+                        help="worker process counts to time (default: 1,2)")
+    parser.add_argument("--repeat", type=int, default=2, help="runs per measurement, the fastest kept (default: 2)")
+    parser.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one, removed)")
+    parser.add_argument("--no-speed", action="store_true", help="accuracy table only")
+    parser.add_argument("--no-accuracy", action="store_true", help="speed table only")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+
+
+# ------------------------------------------------------------------------ tasks on the workers
+
+
+def trafilatura_part(path: str) -> dict:
+    """Extract every HTML page of one WARC file with trafilatura (the peer of ``eval
+    --compare``); returns ``{"pages", "seconds", "max_rss_kib", "worker"}``."""
+    from pagesieve.crawl.records import WarcPage, read_warc
+    from pagesieve.evaluation.peers import get_peer
+    from pagesieve.page.decode import decode_html
+
+    extract = get_peer("trafilatura")
+    t0 = time.perf_counter()
+    pages = 0
+    for item in read_warc(path):
+        if not isinstance(item, WarcPage):
+            continue
+        try:
+            text, _ = decode_html(item.body, item.charset)
+            extract(text, item.url)
+        except Exception:  # noqa: BLE001 - as pagesieve's failures, a failed page is counted and skipped
+            pass
+        pages += 1
+    return {"pages": pages, "seconds": time.perf_counter() - t0,
+            "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "worker": f"{os.getpid()}"}
+
+
+def warm_up(_: int = 0) -> int:
+    """Load pagesieve's model and trafilatura in the worker (one small page through each)."""
+    from pagesieve.evaluation.peers import get_peer
+    from pagesieve.extract import extract
+
+    html = "<html><head><title>t</title></head><body><p>" + "Warm up text. " * 40 + "</p></body></html>"
+    extract(html, url="https://example.org/a")
+    get_peer("trafilatura")(html, "https://example.org/a")
+    return os.getpid()
+
+
+# ------------------------------------------------------------------------------- measurements
+
+
+def _pack(datasets, folder: Path, parts: int) -> dict[str, tuple[list[Path], dict[str, str]]]:
+    from pagesieve.evaluation.warc_fixture import write_dataset_warcs
+
+    out = {}
+    for ds in datasets:
+        target = folder / "warc" / ds.name
+        urls = write_dataset_warcs(ds, target, parts=parts)
+        out[ds.name] = (sorted(target.glob("*.warc.gz")), urls)
+    return out
+
+
+def _worker_cpu() -> float:
+    """User + system CPU seconds of this worker process so far."""
+    t = os.times()
+    return t.user + t.system
+
+
+def _worker_rss_kib() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _trafilatura_job(client, files: list[Path]) -> int:
+    from distributed import wait
+
+    from pagesieve.crawl.job import largest_first
+
+    paths = [str(f) for f in files]
+    futures = client.map(trafilatura_part, [paths[i] for i in largest_first(paths)], pure=False)  # as the batch job orders them
+    wait(futures)
+    return sum(r["pages"] for r in client.gather(futures))
+
+
+def _speed(files: list[Path], workers: int, work: Path, repeat: int) -> list[dict]:
+    """Time each extractor on a fresh cluster of ``workers`` processes; the fastest of
+    ``repeat`` runs (the machine is shared: the slower runs are the ones disturbed)."""
+    from distributed import Client, LocalCluster
+    import logging
+
+    from pagesieve.crawl.job import BatchOptions, run_batch
+
+    def batch(single: bool):
+        def job(client) -> int:
+            out = work / f"speed-{workers}-{int(single)}"
+            shutil.rmtree(out, ignore_errors=True)
+            return run_batch(BatchOptions(inputs=[str(f) for f in files], out_dir=out, single_page=single,
+                                          progress=False), client=client).pages
+        return job
+
+    jobs = (("pagesieve batch (templates)", batch(False)), ("pagesieve batch --single-page", batch(True)),
+            ("trafilatura 2.3.1", lambda client: _trafilatura_job(client, files)))
+    rows = []
+    for label, job in jobs:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+        try:
+            client.run(warm_up)
+            best = None
+            for _ in range(repeat):
+                cpu0 = sum(client.run(_worker_cpu).values())
+                t0 = time.perf_counter()
+                pages = job(client)
+                seconds = time.perf_counter() - t0
+                cpu = sum(client.run(_worker_cpu).values()) - cpu0
+                if best is None or seconds < best[1]:
+                    best = (pages, seconds, cpu)
+            rss = sorted(round(v / 1024, 1) for v in client.run(_worker_rss_kib).values())
+        finally:
+            client.close()
+            cluster.close()
+        pages, seconds, cpu = best
+        rows.append({"extractor": label, "workers": workers, "pages": pages, "seconds": round(seconds, 2),
+                     "worker_cpu_seconds": round(cpu, 2), "rss_mib": rss})
+    return rows
+
+
+def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tuple[float, int]:
+    """Macro F1 of the rows of a batch output over ``ids``; a page with no row scores 0."""
+    from pagesieve.crawl.output import read_part
+    from pagesieve.evaluation.datasets import read_truth
+    from pagesieve.evaluation.metric import macro, prf
+
+    text_of: dict[str, str] = {}
+    for part in sorted((out_dir / "parts").glob("*.parquet")):
+        for row in read_part(part).select(["url", "text"]).to_pylist():
+            text_of[row["url"]] = row["text"] or ""
+    scores = []
+    for i in ids:
+        truth = read_truth(dataset, i)
+        if not truth.strip():
+            continue
+        scores.append(prf(text_of.get(urls[i], ""), truth))
+    return macro(scores)[2], len(scores)
+
+
+def _accuracy(datasets, packed, work: Path, workers: int) -> list[dict]:
+    from pagesieve.crawl.job import BatchOptions, open_client, close_client, run_batch
+    from pagesieve.evaluation.runner import default_split_file, load_split, select_ids
+
+    split_file = default_split_file()
+    split = load_split(split_file) if split_file and split_file.exists() else None
+    rows = []
+    client = open_client(workers=workers)
+    try:
+        for ds in datasets:
+            files, urls = packed[ds.name]
+            row = {"dataset": ds.name, "pages": len(urls)}
+            held_out = select_ids(ds, split) if split else []
+            for label, single in (("template", False), ("single", True)):
+                out = work / f"accuracy-{ds.name}-{label}"
+                shutil.rmtree(out, ignore_errors=True)
+                summary = run_batch(BatchOptions(inputs=[str(f) for f in files], out_dir=out, single_page=single,
+                                                 progress=False), client=client)
+                row[f"{label}_all"], row["n_all"] = _score(ds, out, urls, ds.ids)
+                if held_out:
+                    row[f"{label}_held_out"], row["n_held_out"] = _score(ds, out, urls, held_out)
+                if not single:
+                    row["template_pages"] = summary.template_pages
+                    row["sites_with_templates"] = summary.sites_with_templates
+            rows.append(row)
+    finally:
+        close_client(client)
+    return rows
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the benchmark and print the speed and accuracy tables."""
+    from pagesieve.evaluation.datasets import load_dataset
+    from pagesieve.evaluation.runner import _resolve_dataset_dir
+
+    datasets = [load_dataset(_resolve_dataset_dir(d)) for d in args.datasets]
+    work = args.work or Path(tempfile.mkdtemp(prefix="pagesieve-bench-batch-"))
+    work.mkdir(parents=True, exist_ok=True)
+    figures: dict = {"cores": os.cpu_count()}
+    try:
+        packed = _pack(datasets, work, args.parts)
+        all_files = [f for files, _ in packed.values() for f in files]
+        n_pages = sum(len(u) for _, u in packed.values())
+        print(f"{n_pages} pages of {', '.join(d.name for d in datasets)} in {len(all_files)} WARC files "
+              f"({sum(f.stat().st_size for f in all_files) / 1e6:.1f} MB); {os.cpu_count()} cores")
+        if not args.no_speed:
+            speed = [row for w in args.workers for row in _speed(all_files, w, work, max(args.repeat, 1))]
+            figures["speed"] = speed
+            base = {r["extractor"]: r["pages"] / r["seconds"] for r in speed if r["workers"] == min(args.workers)}
+            table = [("extractor", "workers", "pages", "seconds", "pages/s", "pages/s per core", "pages per CPU-s",
+                      "x trafilatura", f"x {min(args.workers)} worker(s)", "peak RSS per worker MiB")]
+            traf = {r["workers"]: r["pages"] / r["seconds"] for r in speed if r["extractor"].startswith("trafilatura")}
+            for r in speed:
+                rate = r["pages"] / r["seconds"]
+                r["pages_per_s"] = round(rate, 2)
+                r["pages_per_cpu_s"] = round(r["pages"] / r["worker_cpu_seconds"], 2) if r["worker_cpu_seconds"] else None
+                table.append((r["extractor"], str(r["workers"]), str(r["pages"]), f"{r['seconds']:.1f}", f"{rate:.1f}",
+                              f"{rate / r['workers']:.1f}", f"{r['pages_per_cpu_s']:.1f}" if r["pages_per_cpu_s"] else "-",
+                              f"{rate / traf[r['workers']]:.2f}", f"{rate / base[r['extractor']]:.2f}",
+                              " / ".join(f"{v:.0f}" for v in r["rss_mib"])))
+            print("\nSpeed (whole job wall time, fastest of --repeat runs on a warmed-up cluster; pages per CPU-s:"
+                  " pages / CPU seconds of all workers, what a core not shared with other work gives):")
+            print(format_table(table))
+            print(f"load average while measuring (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        if not args.no_accuracy:
+            acc = _accuracy(datasets, packed, work, max(args.workers))
+            figures["accuracy"] = acc
+            table = [("dataset", "pages", "template pages", "F1 template", "F1 single page", "gain",
+                      "held-out pages", "F1 template (held out)", "F1 single (held out)", "gain (held out)")]
+            for r in acc:
+                ho = "n_held_out" in r
+                table.append((r["dataset"], str(r["n_all"]), str(r["template_pages"]), f"{r['template_all']:.3f}",
+                              f"{r['single_all']:.3f}", f"{r['template_all'] - r['single_all']:+.3f}",
+                              str(r.get("n_held_out", "-")),
+                              f"{r['template_held_out']:.3f}" if ho else "-", f"{r['single_held_out']:.3f}" if ho else "-",
+                              f"{r['template_held_out'] - r['single_held_out']:+.3f}" if ho else "-"))
+            print("\nAccuracy (token F1, macro mean over pages; held out: the split's test pages):")
+            print(format_table(table))
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    finally:
+        if args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0

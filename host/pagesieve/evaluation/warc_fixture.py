@@ -1,0 +1,107 @@
+"""Pack a dataset of ``../shared/datasets`` into WARC files: a small crawl of known truth.
+
+Used by the ``pagesieve batch`` tests and by ``pagesieve bench-batch``. Each page becomes one
+``response`` record (WARC 1.1, gzip, one member per record, as Common Crawl writes them; written
+with warcio) preceded by its ``request`` record, with ``HTTP/1.1 200 OK`` and
+``Content-Type: text/html; charset=utf-8`` (the datasets store pages as UTF-8). Pages are dealt
+round-robin over ``parts`` files, so every site of the dataset spreads over several files and
+the learn pass must bring its pages together, as in a real crawl.
+
+The record's URL is the page's URL when the dataset has one and no other page shares it, else
+``https://SITE/pagesieve-fixture/ID`` (big9 records no URLs; daniel keeps several snapshots of
+one front page under the same URL). :func:`write_dataset_warcs` returns the URL of each page id,
+with which the rows of a batch run are scored against ``truth/<id>.txt``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from pagesieve.evaluation.datasets import Dataset, read_page
+
+FIXTURE_DATE = datetime(2026, 11, 1, tzinfo=timezone.utc)
+"""The ``WARC-Date`` of every record (fixed, so the files are the same from run to run)."""
+
+
+def ascii_url(url: str) -> str:
+    """``url`` as a URI (RFC 3987 §3.1): the host in IDNA, other non-ASCII characters
+    percent-encoded as UTF-8. WARC headers are ASCII."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        host = quote(host, safe="")
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    safe = "/:?#[]@!$&'()*+,;=%~"
+    return urlunsplit((parts.scheme, netloc, quote(parts.path, safe=safe), quote(parts.query, safe=safe),
+                       quote(parts.fragment, safe=safe)))
+
+
+def page_urls(dataset: Dataset) -> dict[str, str]:
+    """``{page id: URL}`` as the records carry them (see the module docstring)."""
+    counts = Counter(r.url for r in dataset.rows if r.url)
+    out = {}
+    for r in dataset.rows:
+        if r.url and counts[r.url] == 1:
+            out[r.id] = ascii_url(r.url)
+        else:
+            out[r.id] = ascii_url(f"https://{r.site or 'unknown.invalid'}/pagesieve-fixture/{r.id}")
+    return out
+
+
+def _http_response(body: bytes, content_type: str, status: str):
+    from warcio.statusandheaders import StatusAndHeaders
+
+    return StatusAndHeaders(status, [("Content-Type", content_type), ("Content-Length", str(len(body)))],
+                            protocol="HTTP/1.1")
+
+
+def write_record(writer, url: str, body: bytes, content_type: str = "text/html; charset=utf-8",
+                 status: str = "200 OK", with_request: bool = True) -> None:
+    """Write one response record (and its request record) with warcio's ``writer``."""
+    from warcio.statusandheaders import StatusAndHeaders
+
+    date = FIXTURE_DATE.strftime("%Y-%m-%dT%H:%M:%SZ")
+    if with_request:
+        req = StatusAndHeaders(f"GET {url} HTTP/1.1", [("Host", url.split("/")[2] if "//" in url else "")], is_http_request=True)
+        writer.write_record(writer.create_warc_record(url, "request", http_headers=req, warc_headers_dict={"WARC-Date": date}))
+    writer.write_record(writer.create_warc_record(
+        url, "response", payload=io.BytesIO(body), http_headers=_http_response(body, content_type, status),
+        warc_headers_dict={"WARC-Date": date},
+    ))
+
+
+def write_dataset_warcs(dataset: Dataset, folder: str | Path, parts: int = 4, ids: list[str] | None = None) -> dict[str, str]:
+    """Write the pages of ``dataset`` into ``parts`` files ``folder/<name>-NN.warc.gz``.
+
+    Args:
+        dataset: a loaded dataset. folder: created if missing. parts: number of files (>= 1).
+        ids: the pages to pack (default: all, in index order).
+
+    Returns:
+        ``{page id: URL}`` of the packed pages.
+
+    Raises:
+        DatasetError: a page cannot be read. ImportError: warcio is not installed.
+    """
+    from warcio.warcwriter import WARCWriter
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    urls = page_urls(dataset)
+    chosen = ids if ids is not None else dataset.ids
+    files = [open(folder / f"{dataset.name}-{k:02d}.warc.gz", "wb") for k in range(parts)]
+    try:
+        writers = [WARCWriter(f, gzip=True, warc_version="WARC/1.1") for f in files]
+        for n, page_id in enumerate(chosen):
+            body = read_page(dataset, page_id).encode("utf-8")
+            write_record(writers[n % parts], urls[page_id], body)
+    finally:
+        for f in files:
+            f.close()
+    return {i: urls[i] for i in chosen}

@@ -1,0 +1,336 @@
+"""``pagesieve batch``: WARC files made from the shared datasets in, Parquet / JSON lines out.
+
+The WARC files are written with warcio from ``../shared/datasets`` pages
+(:mod:`pagesieve.evaluation.warc_fixture`); the tests skip when that folder is absent.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import random
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastwarc", reason="the batch extra (pip install 'pagesieve[batch]') is not installed")
+pytest.importorskip("distributed", reason="the batch extra (pip install 'pagesieve[batch]') is not installed")
+
+import pyarrow.parquet as pq  # noqa: E402
+
+from pagesieve.crawl.job import BatchOptions, close_client, open_client, run_batch  # noqa: E402
+from pagesieve.crawl.learn import learn_part  # noqa: E402
+from pagesieve.crawl.output import PAGE_SCHEMA, read_part  # noqa: E402
+from pagesieve.crawl.records import Skipped, WarcPage, read_warc  # noqa: E402
+from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth  # noqa: E402
+from pagesieve.evaluation.metric import macro, prf  # noqa: E402
+from pagesieve.evaluation.warc_fixture import page_urls, write_dataset_warcs, write_record  # noqa: E402
+from pagesieve.page.html import parse_html  # noqa: E402
+from pagesieve.templates.learn import summarise  # noqa: E402
+from pagesieve.templates.library import TemplateLibrary  # noqa: E402
+from pagesieve.templates.store import TemplateStore  # noqa: E402
+from pagesieve.templates.urls import site_of  # noqa: E402
+
+PAGES_PER_SITE = 12
+
+
+def _pick(dataset, sites: int, per_site: int) -> list[str]:
+    """The first ``per_site`` pages of the ``sites`` sites with most pages."""
+    groups = sorted(dataset.site_pages().items(), key=lambda kv: (-len(kv[1]), kv[0]))[:sites]
+    return [i for _site, ids in groups for i in ids[:per_site]]
+
+
+@pytest.fixture(scope="module")
+def big9(datasets_dir):
+    return load_dataset(datasets_dir / "big9")
+
+
+@pytest.fixture(scope="module")
+def crawl(big9, tmp_path_factory):
+    """36 big9 pages of 3 sites, dealt over 3 WARC files: ``(folder, {id: url}, ids)``."""
+    folder = tmp_path_factory.mktemp("crawl")
+    ids = _pick(big9, 3, PAGES_PER_SITE)
+    urls = write_dataset_warcs(big9, folder, parts=3, ids=ids)
+    return folder, urls, ids
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = open_client(workers=2)
+    yield c
+    close_client(c)
+
+
+def _rows(out: Path) -> list[dict]:
+    rows = []
+    for part in sorted((out / "parts").iterdir()):
+        if part.name.endswith((".parquet", ".jsonl.gz")) and not part.name.startswith("."):
+            rows.extend(read_part(part).to_pylist())
+    return rows
+
+
+def test_batch_end_to_end_templates_from_the_crawl(crawl, big9, client, tmp_path):
+    folder, urls, ids = crawl
+    out = tmp_path / "out"
+    summary = run_batch(BatchOptions(inputs=[str(folder)], out_dir=out, progress=False), client=client)
+    assert summary.inputs == 3 and summary.parts_written == 3 and not summary.parts_failed
+    assert summary.records == summary.pages == len(ids)
+    assert summary.skipped == {}
+    assert summary.sites == summary.sites_learned == 3
+    assert summary.template_pages == len(ids)  # every site has 12 pages: all learned, all used
+
+    part = next((out / "parts").glob("*.parquet"))
+    assert pq.read_schema(part).remove_metadata().equals(PAGE_SCHEMA)
+    rows = _rows(out)
+    by_url = {r["url"]: r for r in rows}
+    assert set(by_url) == set(urls.values())
+    scores = []
+    for page_id in ids:
+        row = by_url[urls[page_id]]
+        assert row["error"] is None and row["template"] is True
+        assert row["site"] == site_of(urls[page_id])
+        assert row["n_chars"] == len(row["text"]) > 0
+        assert row["warc_record_id"].startswith("<urn:uuid:") and row["warc_date"].year == 2026
+        scores.append(prf(row["text"], read_truth(big9, page_id)))
+    assert macro(scores)[2] > 0.9  # big9's single-page F1 is 0.97: the templates must not break it
+
+    sites = {r["site"]: r for r in pq.read_table(out / "sites.parquet").to_pylist()}
+    assert set(sites) == {site_of(u) for u in urls.values()}
+    for s in sites.values():
+        assert s["pages"] == s["template_pages"] == s["learned_pages"] == PAGES_PER_SITE
+        assert s["template_entries"] > 0  # a batch of ten pages closed: seed 000's entries exist
+    written = json.loads((out / "summary.json").read_text())
+    assert written["pages"] == len(ids)
+
+
+def test_learn_pass_is_the_store_learning_the_same_pages(crawl, big9, tmp_path):
+    """One file's learning of a site equals ``pagesieve learn`` of the same pages in the same
+    order into a template store: the same library code, the same thresholds."""
+    folder, urls, ids = crawl
+    first = sorted(folder.glob("*.warc.gz"))[0]
+    learned = learn_part(first, {site_of(u) for u in urls.values()})
+    pages = [item for item in read_warc(first) if isinstance(item, WarcPage)]
+    with TemplateStore(tmp_path / "t.sqlite3") as store:
+        for page in pages:
+            store.learn(summarise(parse_html(page.body, url=page.url)))
+        for site, state in learned.items():
+            templates = store.templates_for(site, "https://x.invalid/")
+            assert state.pages == templates.pages
+            assert state.library.entries == templates.library.entries
+            assert [(e.tag, e.text, e.frequency) for e in state.library.cache] == [
+                (e.tag, e.text, e.frequency) for e in templates.library.cache]
+
+
+def test_library_merge_of_whole_batches_equals_learning_in_one_go(big9):
+    """Two parts of ten pages each (one whole batch each) merge to the library learned from
+    the twenty pages in one go."""
+    site, ids = max(big9.site_pages().items(), key=lambda kv: len(kv[1]))
+    leaves = [summarise(parse_html(read_page(big9, i), url=f"https://{site}/{i}")).leaves for i in ids[:20]]
+    whole = TemplateLibrary()
+    a, b = TemplateLibrary(), TemplateLibrary()
+    for k, page in enumerate(leaves):
+        whole.learn(page)
+        (a if k < 10 else b).learn(page)
+    a.merge(b)
+    assert sorted(a.entries) == sorted(whole.entries) and a.entries
+    # open batches: 4 + 3 pages merge into one batch of 7, leaf frequencies added
+    c, d, e = TemplateLibrary(), TemplateLibrary(), TemplateLibrary()
+    for k, page in enumerate(leaves[:7]):
+        e.learn(page)
+        (c if k < 4 else d).learn(page)
+    c.merge(d)
+    assert c.pages_in_batch == 7 and not c.entries
+    assert Counter({(x.tag, x.text): x.frequency for x in c.cache}) == Counter({(x.tag, x.text): x.frequency for x in e.cache})
+
+
+def _corrupt_warc(path: Path, pages: list[tuple[str, bytes]]) -> dict[str, int]:
+    """A WARC.gz with the given good pages and, between them, every kind of bad record;
+    returns the skips expected by reason."""
+    from warcio.warcwriter import WARCWriter
+
+    def member(url, body, **kw) -> bytes:
+        buf = io.BytesIO()
+        write_record(WARCWriter(buf, gzip=True, warc_version="WARC/1.1"), url, body, **kw)
+        return buf.getvalue()
+
+    rng = random.Random(34)
+    good = [member(u, b) for u, b in pages]
+    bad = [
+        gzip.compress(b"GARBAGE not a WARC record\r\n" * 50),  # a gzip member holding no record
+        bytes(rng.randrange(256) for _ in range(3000)),  # raw bytes between two members
+        member("https://big.example/huge", b"<html><body>" + b"<p>lorem ipsum</p>" * (50 * 1024 * 1024 // 18) + b"</body></html>"),
+        member("https://img.example/a.png", b"\x89PNG\r\n\x1a\n" + bytes(2000), content_type="image/png"),
+        member("https://gone.example/x", b"<html><body>Not found</body></html>", status="404 Not Found"),
+        member("https://bin.example/x", bytes(rng.randrange(256) for _ in range(5000)), content_type="text/html"),
+    ]
+    data = b""
+    for k, g in enumerate(good[:-1]):
+        data += g
+        if k < len(bad):
+            data += bad[k]
+    last = good[-1]
+    data += last[: len(last) // 2]  # the download stopped inside the last record
+    path.write_bytes(data)
+    return {"corrupt": 2, "too_large": 1, "not_html": 1, "status": 1, "undecodable": 1, "truncated": 1}
+
+
+def test_corrupt_warc_is_processed_to_the_end_with_the_skips_counted(big9, client, tmp_path):
+    ids = _pick(big9, 2, 5)
+    urls = page_urls(big9)
+    pages = [(urls[i], read_page(big9, i).encode("utf-8")) for i in ids]
+    warc = tmp_path / "in" / "corrupt.warc.gz"
+    warc.parent.mkdir()
+    expected = _corrupt_warc(warc, pages)
+
+    tracemalloc.start()
+    items = list(read_warc(warc))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 16 * 1024 * 1024  # the 50 MB record is streamed past, never read into memory
+    # the binary body typed text/html is a page here; its decoding fails in the extract pass
+    assert [i.url for i in items if isinstance(i, WarcPage) and i.url != "https://bin.example/x"] == [u for u, _ in pages[:-1]]
+    assert Counter(i.reason for i in items if isinstance(i, Skipped)) == Counter(
+        {k: v for k, v in expected.items() if k != "undecodable"})  # undecodable is found by the extract pass
+
+    out = tmp_path / "out"
+    summary = run_batch(BatchOptions(inputs=[str(warc.parent)], out_dir=out, progress=False), client=client)
+    assert not summary.parts_failed and summary.parts_written == 1
+    assert summary.skipped == expected
+    assert summary.pages == len(pages) - 1
+    rows = _rows(out)
+    errors = Counter(r["error"].split(":")[0] for r in rows if r["error"])
+    assert errors == Counter(expected)
+    good = [r for r in rows if not r["error"]]
+    assert len(good) == len(pages) - 1 and all(r["text"] for r in good)
+
+
+def test_resume_keeps_whole_parts_and_redoes_the_rest(crawl, client, tmp_path):
+    folder, urls, ids = crawl
+    out = tmp_path / "out"
+    run_batch(BatchOptions(inputs=[str(folder)], out_dir=out, progress=False), client=client)
+    parts = sorted((out / "parts").glob("*.parquet"))
+    kept = {p: p.stat().st_mtime_ns for p in parts[1:]}
+    parts[0].unlink()  # a part lost (as if the job had been killed before its rename)
+    (out / "parts" / f".{parts[0].name}.abcd1234.tmp").write_bytes(b"half a part")  # and its leftover
+    summary = run_batch(BatchOptions(inputs=[str(folder)], out_dir=out, resume=True, progress=False), client=client)
+    assert summary.parts_resumed == 2 and summary.parts_written == 1
+    assert summary.pages == len(ids)  # the resumed parts' pages are counted from their stats
+    assert parts[0].exists()
+    assert {p: p.stat().st_mtime_ns for p in parts[1:]} == kept
+    assert len(_rows(out)) == len(ids)
+
+
+def test_jsonl_through_the_command_line(crawl, tmp_path, capsys):
+    from pagesieve.cli import main
+
+    folder, urls, ids = crawl
+    out = tmp_path / "out"
+    code = main(["batch", str(folder), "--out", str(out), "--format", "jsonl", "--markdown",
+                 "--workers", "1", "--no-progress"])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert f"pages cleaned: {len(ids)} ({len(ids)} with their site's template)" in printed
+    assert "skipped: none" in printed
+    parts = sorted((out / "parts").glob("*.jsonl.gz"))
+    assert len(parts) == 3 and not list((out / "parts").glob("*.parquet"))
+    rows = []
+    for p in parts:
+        with gzip.open(p, "rt", encoding="utf-8") as f:
+            rows.extend(json.loads(line) for line in f)
+    assert len(rows) == len(ids)
+    for row in rows:
+        assert list(row) == PAGE_SCHEMA.names
+        assert row["markdown"] and row["text"] and row["error"] is None
+        if row["title"]:
+            assert row["markdown"].startswith(f"# {row['title']}")
+    assert os.path.exists(out / "sites.parquet")
+
+
+def test_http_charset_comes_before_the_page_meta_and_encoded_bodies_are_inflated(tmp_path):
+    """WHATWG order: the HTTP header's charset wins over a wrong <meta>; a gzip
+    Content-Encoding is undone."""
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    text = "<html><head><meta charset='windows-1251'><title>Привет</title></head><body><p>" + "Съешь же ещё этих мягких французских булок. " * 20 + "</p></body></html>"
+    koi8 = text.encode("koi8_r")
+    warc = tmp_path / "charset.warc.gz"
+    with open(warc, "wb") as f:
+        w = WARCWriter(f, gzip=True)
+        write_record(w, "https://ru.example/koi8", koi8, content_type="text/html; charset=KOI8-R")
+        body = gzip.compress(text.encode("utf-8"))
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip"),
+                                              ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+        w.write_record(w.create_warc_record("https://ru.example/gz", "response", payload=io.BytesIO(body), http_headers=headers))
+    from pagesieve.crawl.pages import extract_record
+
+    items = list(read_warc(warc))
+    assert [type(i) for i in items] == [WarcPage, WarcPage]
+    assert items[0].charset.lower() == "koi8-r" and items[1].body == text.encode("utf-8")
+    for item in items:
+        row, _removed = extract_record(item, None)
+        assert row["error"] is None and "мягких французских булок" in row["text"] and row["title"] == "Привет"
+
+
+def test_warcio_reads_the_same_pages_as_fastwarc(crawl):
+    folder, urls, ids = crawl
+    first = sorted(folder.glob("*.warc.gz"))[0]
+    fast = [(p.url, p.record_id, p.body) for p in read_warc(first, reader="fastwarc")]
+    slow = [(p.url, p.record_id, p.body) for p in read_warc(first, reader="warcio")]
+    assert fast == slow and len(fast) == len(ids) // 3
+
+
+def test_scheduler_address_runs_the_job_on_that_cluster(crawl, client, tmp_path, capsys):
+    """``--scheduler ADDRESS``: the command connects to a running cluster (started here as a
+    scheduler with one worker process) instead of starting its own, and closes nothing of it."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    from pagesieve.cli import main
+
+    folder, urls, ids = crawl
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                      silence_logs=logging.ERROR) as cluster:
+        code = main(["batch", str(folder), "--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address,
+                     "--no-progress"])
+        printed = capsys.readouterr().out
+        assert code == 0 and f"pages cleaned: {len(ids)} ({len(ids)} with their site's template)" in printed
+        assert "on 1 worker(s)" in printed
+        with Client(cluster.scheduler_address) as other:  # the cluster is still up
+            assert len(other.scheduler_info()["workers"]) == 1
+    stats = [json.loads(p.read_text()) for p in (tmp_path / "out" / "parts").glob("*.stats.json")]
+    assert len(stats) == 3 and len({s["worker"] for s in stats}) == 1
+    # the same rows as on a cluster of two workers: the learned templates do not depend on
+    # which worker ran which part, nor in which order
+    run_batch(BatchOptions(inputs=[str(folder)], out_dir=tmp_path / "two", progress=False), client=client)
+    one = {r["url"]: (r["text"], r["template"]) for r in _rows(tmp_path / "out")}
+    two = {r["url"]: (r["text"], r["template"]) for r in _rows(tmp_path / "two")}
+    assert one == two and len(one) == len(ids)
+
+
+def test_uncompressed_warc_garbage_is_skipped_and_a_non_warc_file_named(tmp_path):
+    from warcio.warcwriter import WARCWriter
+
+    def record(url: str) -> bytes:
+        buf = io.BytesIO()
+        body = f"<html><body><article><p>{url} " + "text of the page " * 30 + "</p></article></body></html>"
+        write_record(WARCWriter(buf, gzip=False), url, body.encode("utf-8"))
+        return buf.getvalue()
+
+    a, b, c = record("https://a.example/1"), record("https://a.example/2"), record("https://a.example/3")
+    warc = tmp_path / "plain.warc"
+    warc.write_bytes(a + b"\r\nnot a record at all\r\n\r\n" * 3 + b + c[:-100])
+    items = list(read_warc(warc))
+    assert [(type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for i in items] == [
+        ("WarcPage", "https://a.example/1"), ("Skipped", "corrupt"), ("WarcPage", "https://a.example/2"),
+        ("Skipped", "truncated")]
+
+    other = tmp_path / "notes.warc.gz"
+    other.write_bytes(gzip.compress(b"just some notes, no WARC records"))
+    [only] = list(read_warc(other))
+    assert only.reason == "unreadable_file"
