@@ -85,11 +85,11 @@ def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
         if analysis.box_features is None:  # computed when a model asks: about 4 ms on a 5,000-element page
             analysis.box_features = box_features(analysis.page, analysis.blocks, analysis.candidates)
         parts.append(analysis.box_features)
-    if model.uses_cards:
+    if getattr(model, "uses_cards", False):
         if analysis.card_features is None:
             analysis.card_features = card_columns(analysis.blocks, analysis.candidates, analysis.page.url)
         parts.append(analysis.card_features)
-    if model.page_type is not None:
+    if getattr(model, "page_type", None) is not None:
         signals = page_signals(analysis.raw_signals or {}, analysis.blocks)
         parts.append(np.tile(model.page_type.probabilities(signals), (len(analysis.candidates), 1)))
     return np.hstack(parts) if len(parts) > 1 else parts[0]

@@ -102,25 +102,56 @@ def run_mode(chromium_context):
     return chromium_context.pagesieve_run
 
 
+def own_hosts(profile: Path) -> list:
+    """The pagesieve host processes (psutil) started by this test run's Chromium, the one whose
+    ``--user-data-dir`` is ``profile``. Only descendants of this process are looked at, never
+    processes found by name: a user's own host, or another run's, may be running."""
+    import psutil
+
+    found = []
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if "pagesieve.native" in proc.cmdline() and any(
+                    f"--user-data-dir={profile}" in parent.cmdline() for parent in proc.parents()):
+                found.append(proc)
+        except psutil.NoSuchProcess:  # it exited meanwhile
+            continue
+    return found
+
+
 def end_own_hosts(profile: Path) -> list[int]:
-    """End (SIGKILL) the pagesieve hosts started by this test run's Chromium, the one whose
-    ``--user-data-dir`` is ``profile``; returns their pids. Only descendants of this process are
-    looked at, never processes found by name: a user's own host, or another run's, may be running.
-    """
+    """End (SIGKILL) the hosts of :func:`own_hosts`; returns their pids."""
     import psutil
 
     ended = []
-    for proc in psutil.Process().children(recursive=True):
+    for proc in own_hosts(profile):
         try:
-            if "pagesieve.native" not in proc.cmdline():
-                continue
-            if not any(f"--user-data-dir={profile}" in parent.cmdline() for parent in proc.parents()):
-                continue
             proc.kill()
             ended.append(proc.pid)
-        except psutil.NoSuchProcess:  # it exited meanwhile
+        except psutil.NoSuchProcess:
             continue
     return ended
+
+
+def run_in_own_thread(drive) -> None:
+    """Call ``drive()`` in a thread of its own and re-raise what it raised: a test that starts a
+    second Chromium with Playwright's sync API cannot do so in the thread where the session's
+    Chromium (``chromium_context``) already runs Playwright's event loop."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def target():
+        try:
+            drive()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=target, name="own-playwright")
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM
+from .conftest import CHROMIUM, run_in_own_thread
 
 HOSTILE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Harbour ferry timetable changes</title></head>
 <body><nav><a href="/">Home</a> <a href="/news/">News</a></nav>
@@ -49,57 +49,60 @@ def test_reader_without_the_host_then_the_host_comes_back(tmp_path, server, serv
     from pagesieve.native.install import EXTENSION_ID, install
 
     serve_page("/hostile/", HOSTILE)
-    with chromium_with_extension(tmp_path, register_host=False) as context:
-        assert not list((tmp_path / "profile").glob("NativeMessagingHosts/*.json"))
-        page = context.new_page()
-        page.goto(f"{server}/example/")
-        before = page.evaluate("() => document.documentElement.outerHTML")
-        answer = context.pagesieve_run(page, "reader")
-        assert answer["ok"] and answer["withoutHost"] and answer["hostMissing"], answer
-        reader = reader_tab(context, EXTENSION_ID)
-        assert reader.inner_text("h1").startswith("Sourdough at Altitude")
-        text = reader.inner_text("#content")
-        assert "2,400 metres" in text and "Lower air pressure lets gas expand faster" in text
-        assert "Tried this at 1,800 m" not in text  # the comments are not the article
-        assert "pagesieve install-host" in reader.inner_text("#note")
-        reader.screenshot(path=str(artifacts / "chromium-reader-without-host.png"))
-        assert page.evaluate("() => document.documentElement.outerHTML") == before  # the page is left as it was
-        reader.close()
+    def drive():  # a thread of its own: see run_in_own_thread
+        with chromium_with_extension(tmp_path, register_host=False) as context:
+            assert not list((tmp_path / "profile").glob("NativeMessagingHosts/*.json"))
+            page = context.new_page()
+            page.goto(f"{server}/example/")
+            before = page.evaluate("() => document.documentElement.outerHTML")
+            answer = context.pagesieve_run(page, "reader")
+            assert answer["ok"] and answer["withoutHost"] and answer["hostMissing"], answer
+            reader = reader_tab(context, EXTENSION_ID)
+            assert reader.inner_text("h1").startswith("Sourdough at Altitude")
+            text = reader.inner_text("#content")
+            assert "2,400 metres" in text and "Lower air pressure lets gas expand faster" in text
+            assert "Tried this at 1,800 m" not in text  # the comments are not the article
+            assert "pagesieve install-host" in reader.inner_text("#note")
+            reader.screenshot(path=str(artifacts / "chromium-reader-without-host.png"))
+            assert page.evaluate("() => document.documentElement.outerHTML") == before  # the page is left as it was
+            reader.close()
 
-        # the page's scripts, handlers and javascript: links never reach the reader page
-        hostile = context.new_page()
-        hostile.goto(f"{server}/hostile/")
-        assert context.pagesieve_run(hostile, "reader")["withoutHost"]
-        reader = reader_tab(context, EXTENSION_ID)
-        text = reader.inner_text("#content")
-        assert "every twenty minutes" in text and "night surcharge is dropped" in text
-        found = reader.evaluate("""() => ({
-            scripts: [...document.scripts].map((s) => s.getAttribute('src')),
-            handlers: [...document.querySelectorAll('#content *')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('on')),
-            links: [...document.querySelectorAll('#content a')].map((a) => a.getAttribute('href')),
-            ran: document.documentElement.dataset.pageScript || null, title: document.title})""")
-        assert found["scripts"] == ["vendor/readability/Readability.js", "reader.js"], found
-        assert found["handlers"] == [] and found["ran"] is None and found["title"] == "Harbour ferry timetable changes", found
-        assert found["links"] == [f"{server}/timetable.pdf"], found  # javascript: dropped, relative made absolute
-        reader.close()
+            # the page's scripts, handlers and javascript: links never reach the reader page
+            hostile = context.new_page()
+            hostile.goto(f"{server}/hostile/")
+            assert context.pagesieve_run(hostile, "reader")["withoutHost"]
+            reader = reader_tab(context, EXTENSION_ID)
+            text = reader.inner_text("#content")
+            assert "every twenty minutes" in text and "night surcharge is dropped" in text
+            found = reader.evaluate("""() => ({
+                scripts: [...document.scripts].map((s) => s.getAttribute('src')),
+                handlers: [...document.querySelectorAll('#content *')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('on')),
+                links: [...document.querySelectorAll('#content a')].map((a) => a.getAttribute('href')),
+                ran: document.documentElement.dataset.pageScript || null, title: document.title})""")
+            assert found["scripts"] == ["vendor/readability/Readability.js", "reader.js"], found
+            assert found["handlers"] == [] and found["ran"] is None and found["title"] == "Harbour ferry timetable changes", found
+            assert found["links"] == [f"{server}/timetable.pdf"], found  # javascript: dropped, relative made absolute
+            reader.close()
 
-        # the popup says what needs the host and how to install it
-        popup = context.new_page()
-        popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")
-        popup.wait_for_selector("#install", state="visible", timeout=15000)
-        box = popup.inner_text("#install")
-        version = json.loads((Path(__file__).resolve().parents[2] / "extension" / "manifest.json").read_text())["version"]
-        assert "pagesieve install-host" in box and f"pipx install pagesieve-{version}-py3-none-any.whl" in box, box
-        assert "Reader still works without it" in " ".join(box.split()), box
-        for needs in ("Hiding the noise in place", "learning sites", "corrections", "saving articles"):
-            assert needs in box, (needs, box)
-        popup.screenshot(path=str(artifacts / "chromium-popup-without-host.png"))
-        popup.close()
+            # the popup says what needs the host and how to install it
+            popup = context.new_page()
+            popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")
+            popup.wait_for_selector("#install", state="visible", timeout=15000)
+            box = popup.inner_text("#install")
+            version = json.loads((Path(__file__).resolve().parents[2] / "extension" / "manifest.json").read_text())["version"]
+            assert "pagesieve install-host" in box and f"pipx install pagesieve-{version}-py3-none-any.whl" in box, box
+            assert "Reader still works without it" in " ".join(box.split()), box
+            for needs in ("Hiding the noise in place", "learning sites", "corrections", "saving articles"):
+                assert needs in box, (needs, box)
+            popup.screenshot(path=str(artifacts / "chromium-popup-without-host.png"))
+            popup.close()
 
-        # the host is registered now: the next click uses it, without restarting anything
-        install(user_data_dir=tmp_path / "profile", launcher_dir=tmp_path / "launcher", home=tmp_path)
-        hidden = context.pagesieve_run(page, "hide")
-        assert hidden["ok"] and hidden["hidden"] > 0 and not hidden.get("withoutHost"), hidden
-        assert "Tried this at 1,800 m" not in page.evaluate("() => document.body.innerText")
-        assert context.pagesieve_run(page, "reader")["ok"]
-        assert page.evaluate("() => document.querySelector('pagesieve-reader') !== null")  # the host's reader, in the page
+            # the host is registered now: the next click uses it, without restarting anything
+            install(user_data_dir=tmp_path / "profile", launcher_dir=tmp_path / "launcher", home=tmp_path)
+            hidden = context.pagesieve_run(page, "hide")
+            assert hidden["ok"] and hidden["hidden"] > 0 and not hidden.get("withoutHost"), hidden
+            assert "Tried this at 1,800 m" not in page.evaluate("() => document.body.innerText")
+            assert context.pagesieve_run(page, "reader")["ok"]
+            assert page.evaluate("() => document.querySelector('pagesieve-reader') !== null")  # the host's reader, in the page
+
+    run_in_own_thread(drive)
