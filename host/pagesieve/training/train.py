@@ -17,7 +17,11 @@ Steps:
 5. **Fit stage 2** (:mod:`pagesieve.context`): the training sites are cut in two halves; an SVM
    with the chosen C and gamma is fitted on each half and gives the decisions of the other
    half's pages (cross-fitting, so stage 2 learns from decisions on unseen pages, as at run
-   time). A ``HistGradientBoostingClassifier`` is fitted on the context features of every
+   time). Its rows also hold the card columns (:mod:`pagesieve.signals`) and the page-type
+   probabilities (:mod:`pagesieve.page_type`: a logistic regression fitted on the labelled
+   wcxb_dev pages, cross-fitted on the same halves) unless ``--no-cards`` / ``--no-page-type``;
+   ``--balance-datasets`` weighs every dataset alike (models/README.md measures all three).
+   A ``HistGradientBoostingClassifier`` is fitted on the context features of every
    labelled block, each weighted by the square root of its length (page F1 counts tokens, not
    blocks). Its 2-fold grouped CV score is recorded, and its probability cut is the one of
    :data:`THRESHOLD_GRID` with the best out-of-fold mean page F1 over the training datasets.
@@ -297,7 +301,8 @@ def stage_two_rows(pages: list[PageData], cards: bool, type_probabilities: np.nd
 
 
 def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED,
-                  peer_f1: dict[str, float] | None = None, stage_rows: list[np.ndarray] | None = None):
+                  peer_f1: dict[str, float] | None = None, stage_rows: list[np.ndarray] | None = None,
+                  balance_datasets: bool = False):
     """Cross-fitted stage-1 decisions, the stage-2 model and its cut; see the module docstring.
 
     Returns:
@@ -305,7 +310,9 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         stage 2 and the out-of-fold page F1 per dataset for every cut of :data:`THRESHOLD_GRID`.
         ``peer_f1`` (dataset -> best peer's macro F1 on the same training pages) switches the
         choice of cut to the worst-margin rule. ``stage_rows``: per page, the rows stage 2 reads
-        (:func:`stage_two_rows`; default the first-pass features).
+        (:func:`stage_two_rows`; default the first-pass features). ``balance_datasets``: the
+        rows' weights are scaled so that every training dataset weighs the same in stage 2
+        (wcxb_dev's 761 pages hold half of all labelled blocks and would otherwise set its cuts).
     """
     from sklearn.metrics import f1_score
 
@@ -328,6 +335,11 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
                 x_k = a.features if stage_rows is None else stage_rows[k]
                 z_pages[k] = context_features(tree_arrays(a.blocks), a.candidates, x_k, half.decision(a.features))
     z, y, w, _groups, owner = stack_context(pages, z_pages)
+    if balance_datasets:
+        names = np.array([pages[k].dataset for k in owner])
+        total, kinds = w.sum(), np.unique(names)
+        for name in kinds:
+            w[names == name] *= total / (len(kinds) * w[names == name].sum())
     row_fold = folds[owner]
     scores = []
     oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
@@ -503,6 +515,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "so that a box-aware model differs from it in its second stage only)")
     parser.add_argument("--snapshots", type=Path, default=None, help="train the box-aware model (blocks-boxes.skops) on the "
                         "pages rendered by `pagesieve render` into SNAPSHOTS/<dataset>/")
+    parser.add_argument("--balance-datasets", action="store_true",
+                        help="weigh every training dataset the same in the context stage")
     parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.signals) out of stage 2")
     parser.add_argument("--no-page-type", action="store_true", help="leave the page-type probabilities (pagesieve.page_type) out of stage 2")
     parser.add_argument("--peers", default=None, help="comma-separated peers (trafilatura,readability) whose F1 on the "
@@ -573,7 +587,8 @@ def main(args: argparse.Namespace) -> int:
         print("fitting the context stage", file=sys.stderr)
         peer_f1 = peer_scores(datasets_dir, split, args.peers.split(","), args.limit) if args.peers else None
         context, context_threshold, context_info = fit_two_stage(
-            pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1, rows_2)
+            pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1, rows_2,
+            getattr(args, "balance_datasets", False))
     t_fit = time.perf_counter() - t1
     from pagesieve.page_type import PAGE_TYPE_COLUMNS
     from pagesieve.signals import CARD_COLUMNS
