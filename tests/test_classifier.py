@@ -265,3 +265,45 @@ def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_pat
     expected = [prf(extract_page(parse_snapshot(load_rendered(tmp_path / "rendered" / "dragnet", i)), box_free).text,
                     read_truth(dataset, i))[2] for i in ids]
     assert table["box-free"] == pytest.approx(sum(expected) / len(expected), abs=1e-4)
+
+
+def test_a_model_with_cards_and_page_type_round_trips_and_judges_a_page(tmp_path, fitted, example_page):
+    """A model whose context stage reads the card columns and the page-type probabilities: the
+    archive, its numpy twin and the in-memory compile agree, model_rows gives its columns, and
+    extraction reads the raw page signals only for such a model."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from pagesieve.context import context_feature_names
+    from pagesieve.extract import extract_page, model_rows
+    from pagesieve.features import FEATURE_NAMES
+    from pagesieve.model_store import compile_model
+    from pagesieve.page_type import PAGE_TYPE_COLUMNS, PAGE_TYPES, fit_page_type
+    from pagesieve.signals import CARD_COLUMNS, PAGE_SIGNALS
+
+    features = FEATURE_NAMES + CARD_COLUMNS + PAGE_TYPE_COLUMNS
+    rng = np.random.default_rng(3)
+    width = len(context_feature_names(features))
+    z = rng.normal(size=(400, width))
+    context = HistGradientBoostingClassifier(max_iter=20, random_state=0).fit(z, (z[:, -3] > 0).astype(int))
+    page_type = fit_page_type(rng.normal(size=(70, len(PAGE_SIGNALS))), [PAGE_TYPES[k % 7] for k in range(70)])
+    meta = {**fitted.meta, "features": list(features), "context_features": list(context_feature_names(features))}
+    made = FittedModel(fitted.estimator, meta, fitted.threshold, context, 0.5, page_type)
+    path = tmp_path / "m.skops"
+    save_model(made, path)
+    twin, memory = load_model(compiled_path(path)), compile_model(load_fitted(path))
+    assert twin.uses_cards and twin.page_type is not None
+    page = parse_html(example_page.read_bytes())
+    analysis = analyse(page)
+    rows = model_rows(analysis, twin)
+    assert rows.shape == (len(analysis.candidates), len(features))
+    np.testing.assert_allclose(twin.page_type.probabilities(np.ones(len(PAGE_SIGNALS))),
+                               memory.page_type.probabilities(np.ones(len(PAGE_SIGNALS))))
+    tree = tree_arrays(analysis.blocks)
+    np.testing.assert_allclose(twin.scores(tree, analysis.candidates, rows)[1], memory.scores(tree, analysis.candidates, rows)[1])
+    article = extract_page(parse_html(example_page.read_bytes()), twin)
+    assert article.text  # judged end to end with the new columns
+    # a model without a page-type stage reads no raw signals; one with it does
+    from pagesieve.extract import judge_page
+
+    assert judge_page(parse_html(example_page.read_bytes()), default_model())[0].raw_signals is None
+    assert judge_page(parse_html(example_page.read_bytes()), twin)[0].raw_signals is not None

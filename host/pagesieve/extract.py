@@ -63,11 +63,13 @@ class Analysis:
     card_features: np.ndarray | None = None
 
 
-def analyse(page: Page, title_only: bool = False) -> Analysis:
+def analyse(page: Page, title_only: bool = False, signals: bool = True) -> Analysis:
     """Metadata, pre-processing, segmentation and features of ``page`` (its tree is changed);
-    with ``title_only``, the metadata holds the title alone (see :func:`extract_metadata`)."""
+    with ``title_only``, the metadata holds the title alone (see :func:`extract_metadata`); with
+    ``signals`` false, the raw page signals (:func:`pagesieve.signals.raw_page_signals`, read
+    before pre-processing, for a model with a page-type stage) are not read."""
     metadata = extract_metadata(page, title_only=title_only)
-    raw_signals = raw_page_signals(page.root, page.url)  # before pre-processing removes scripts and forms
+    raw_signals = raw_page_signals(page.root, page.url) if signals else None  # before pre-processing removes scripts and forms
     preprocess(page)
     blocks = segment(page.root)
     title = metadata.title or page.title
@@ -524,7 +526,7 @@ def judge_page(
     byline, date or lead image). Other arguments and errors as :func:`extract_page`.
     """
     model = model or model_for(page)
-    analysis = analyse(page, title_only=title_only)
+    analysis = analyse(page, title_only=title_only, signals=getattr(model, "page_type", None) is not None)
     keep = classify(analysis, model)
     if templates is not None:
         evidence_kinds = tuple(evidence_kinds)
