@@ -71,35 +71,13 @@ def fold_of(group: str, k: int) -> int:
     return int(hashlib.sha256(f"cv:{group}".encode()).hexdigest(), 16) % k
 
 
-def load_page(dataset, page_id: str):
-    """``(analysis, y, truth, raw_signals)`` of one dataset page: the raw-page signals are read
-    before pre-processing, then the page is analysed and labelled as for training."""
-    from pagesieve.extract import analyse
-    from pagesieve.evaluation.datasets import read_page, read_truth
-    from pagesieve.page.html import parse_html
-    from pagesieve.signals import raw_page_signals
-    from pagesieve.training.labels import l3s_reference, label_blocks, truth_reference
-
-    record = dataset.record(page_id)
-    page = parse_html(read_page(dataset, page_id), url=record.url)
-    raw = raw_page_signals(page.root, record.url)
-    analysis = analyse(page)
-    truth = read_truth(dataset, page_id)
-    if dataset.name == "l3s_gn1":
-        ref_tokens, ref_content = l3s_reference(dataset.path / "labels" / f"{page_id}.json")
-    else:
-        ref_tokens, ref_content = truth_reference(truth)
-    y = label_blocks(analysis.blocks, analysis.candidates, ref_tokens, ref_content)
-    return analysis, y, truth, raw
-
-
 def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: int | None = None) -> list[CvPage]:
     """Every page of ``target`` and the training pages of the other training datasets, loaded
-    (:func:`load_page`), with fold, card columns and page signals. Broken pages are counted and
+    (:func:`pagesieve.training.train.page_rows`), with fold, card columns and page signals. Broken pages are counted and
     left out (a line on stderr each)."""
     from pagesieve.evaluation.datasets import load_dataset
     from pagesieve.signals import card_columns, page_signals
-    from pagesieve.training.train import TRAIN_DATASETS, site_key
+    from pagesieve.training.train import TRAIN_DATASETS, page_rows, site_key
 
     pool: list[CvPage] = []
     names = [target] + [n for n in TRAIN_DATASETS if n != target]
@@ -114,7 +92,7 @@ def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: in
         for page_id in ids:
             record = dataset.record(page_id)
             try:
-                analysis, y, truth, raw = load_page(dataset, page_id)
+                analysis, y, truth = page_rows(dataset, page_id)
             except Exception as exc:  # noqa: BLE001 - a broken page is counted, not fatal
                 failed += 1
                 print(f"  {name}/{page_id}: skipped ({exc})", file=sys.stderr)
@@ -126,7 +104,7 @@ def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: in
                 record.row.get("page_type"),
                 analysis, y, truth, record.url,
                 cards=card_columns(blocks, analysis.candidates, record.url),
-                signals=page_signals(raw, blocks),
+                signals=page_signals(analysis.raw_signals or {}, blocks),
             ))
         print(f"  {name}: {len(ids) - failed} pages loaded in {time.perf_counter() - t0:.0f} s ({failed} skipped)", file=sys.stderr)
     if not any(p.target for p in pool):
