@@ -48,6 +48,33 @@ def test_cv_on_a_slice_scores_each_page_once_with_unseen_models(datasets_dir, tm
     assert table["cv:all"]["all"][3] == 16
     assert table["cv:all"]["all"][2] > 0.5  # models trained on ~60 pages still find most articles
     assert table["empty"]["all"][2] == 0.0
+    # the configuration of a model trained with --balance-datasets whose cut came out 0.4
+    balanced = cv.run_variant(pool, svms, 2, "all+balanced@0.4", 1, ablate=("headline",))
+    plain = {key: text for key, text in balanced.items() if not key.startswith("-")}
+    assert set(plain) == set(texts) and plain != texts
+    # the same verdicts settled without the headline rule: never more text, and less somewhere
+    without = {key[len("-headline:"):]: text for key, text in balanced.items() if key.startswith("-headline:")}
+    assert set(without) == set(plain)
+    assert all(len(without[key]) <= len(plain[key]) for key in plain) and without != plain
+
+
+def test_datasets_weighed_alike():
+    from pagesieve.training.train import balanced_by_dataset
+
+    names = np.array(["wcxb_dev"] * 6 + ["dragnet"] * 2)
+    w = np.array([1.0, 2, 3, 1, 2, 3, 4, 8])
+    out = balanced_by_dataset(names, w)
+    assert out[names == "wcxb_dev"].sum() == pytest.approx(out[names == "dragnet"].sum())
+    assert out.sum() == pytest.approx(w.sum()) and (w == [1.0, 2, 3, 1, 2, 3, 4, 8]).all()
+    assert out[0] / out[1] == pytest.approx(0.5)  # within a dataset, rows keep their ratios
+
+
+def test_variant_specs():
+    assert cv.parse_variant("all+balanced@0.4") == cv.VariantSpec("all", True, 0.4)
+    assert cv.parse_variant("base") == cv.VariantSpec("base", False, 0.5)
+    for bad in ("fancy", "all+fast", "all@1.5", "all@x"):
+        with pytest.raises(ValueError):
+            cv.parse_variant(bad)
 
 
 def test_cv_command_errors(datasets_dir, capsys):
@@ -57,3 +84,5 @@ def test_cv_command_errors(datasets_dir, capsys):
     assert "exactly one dataset" in capsys.readouterr().err
     assert cli_main(["eval", "--cv", "5", "--cv-variants", "base,fancy", "wcxb_dev"]) == 6
     assert "fancy" in capsys.readouterr().err
+    assert cli_main(["eval", "--cv", "5", "--cv-ablate", "headline,magic", "wcxb_dev"]) == 6
+    assert "magic" in capsys.readouterr().err

@@ -26,6 +26,7 @@ from pagesieve.features import FEATURE_NAMES, block_features, is_comment_mark
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
+from pagesieve.page_type import PAGE_TYPES
 from pagesieve.signals import card_columns, page_signals, raw_page_signals
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
@@ -51,6 +52,8 @@ class Analysis:
         card_features: ``(len(candidates), len(signals.CARD_COLUMNS))``
             (:func:`pagesieve.signals.card_columns`), filled in by :func:`model_rows` when a
             model that reads them first asks; ``None`` until then.
+        page_type: ``(len(page_type.PAGE_TYPES),)`` probabilities of the page types, filled in by
+            :func:`model_rows` for a model with a page-type stage; ``None`` otherwise.
     """
 
     page: Page
@@ -61,6 +64,7 @@ class Analysis:
     box_features: np.ndarray | None = None
     raw_signals: dict | None = None
     card_features: np.ndarray | None = None
+    page_type: np.ndarray | None = None
 
 
 def analyse(page: Page, title_only: bool = False, signals: bool = True) -> Analysis:
@@ -92,8 +96,10 @@ def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
             analysis.card_features = card_columns(analysis.blocks, analysis.candidates, analysis.page.url)
         parts.append(analysis.card_features)
     if getattr(model, "page_type", None) is not None:
-        signals = page_signals(analysis.raw_signals or {}, analysis.blocks)
-        parts.append(np.tile(model.page_type.probabilities(signals), (len(analysis.candidates), 1)))
+        if analysis.page_type is None:
+            signals = page_signals(analysis.raw_signals or {}, analysis.blocks)
+            analysis.page_type = np.ravel(model.page_type.probabilities(signals))
+        parts.append(np.tile(analysis.page_type, (len(analysis.candidates), 1)))
     return np.hstack(parts) if len(parts) > 1 else parts[0]
 
 
@@ -109,17 +115,29 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
     return keep
 
 
-def settle(analysis: Analysis, keep: list[bool]) -> None:
+SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates")
+"""The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
+leaves each out in turn to measure it)."""
+
+
+def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozenset()) -> None:
     """The page-level rules that follow the classifier's verdicts, in place: the headline is
     kept (:func:`headline_block`), structures are completed (:func:`complete_structures`), and
-    comment sections, boilerplate labels and unrendered templates are dropped."""
-    headline = headline_block(analysis, keep)
-    if headline is not None:
-        keep[headline] = True
-    complete_structures(analysis.blocks, keep)
-    drop_comment_sections(analysis.blocks, keep)
-    drop_boilerplate_labels(analysis.blocks, keep)
-    drop_unrendered_templates(analysis.blocks, keep)
+    comment sections, boilerplate labels and unrendered templates are dropped
+    (:func:`drop_comment_sections`, :func:`drop_boilerplate_labels`,
+    :func:`drop_unrendered_templates`). ``skip``: names of :data:`SETTLE_RULES` not to run."""
+    if "headline" not in skip:
+        headline = headline_block(analysis, keep)
+        if headline is not None:
+            keep[headline] = True
+    if "structures" not in skip:
+        complete_structures(analysis.blocks, keep)
+    if "comments" not in skip:
+        drop_comment_sections(analysis.blocks, keep, forum=is_forum(analysis.page_type))
+    if "labels" not in skip:
+        drop_boilerplate_labels(analysis.blocks, keep)
+    if "templates" not in skip:
+        drop_unrendered_templates(analysis.blocks, keep)
 
 
 COMMENT_SECTION_RE = re.compile("comment(?!ary)|disqus")
@@ -153,9 +171,25 @@ less than 500 characters (its ``charThreshold``) are left; a forum thread, all o
 containers, keeps its posts this way (wcxb_dev forums 0545 and 0579)."""
 
 
-def drop_comment_sections(blocks: list[Block], keep: list[bool]) -> int:
-    """Judge the blocks inside comment sections noise, in place, when the page has an article
-    besides; returns how many kept blocks were dropped.
+def is_forum(page_type: np.ndarray | None) -> bool | None:
+    """Whether the page-type stage (:mod:`pagesieve.page_type`) names ``forum`` the likeliest of
+    the seven WCXB page types for a page, from its probabilities ``(len(PAGE_TYPES),)``;
+    ``None`` when the model has no page-type stage."""
+    if page_type is None:
+        return None
+    return PAGE_TYPES[int(np.argmax(page_type))] == "forum"
+
+
+def drop_comment_sections(blocks: list[Block], keep: list[bool], forum: bool | None = None) -> int:
+    """Judge the blocks inside comment sections noise, in place, unless the page may be a forum
+    thread; returns how many kept blocks were dropped.
+
+    A page may be a thread when the blocks kept outside its comment sections hold less than
+    :data:`ARTICLE_MIN_CHARS`, unless a page-type stage names another type the likeliest
+    (``forum`` false, :func:`is_forum`; ``None`` without a page-type stage). The page type serves the class of
+    blog posts whose own text is short (a video, a photo, a one-line question to readers) under
+    a long comment thread: by length they look like a forum, and their comments were kept whole
+    (dragnet's paulocoelhoblog.com posts, precision 0.00-0.17 with the comments kept).
 
     A comment section is a block other than the outermost whose class or id matches
     :data:`COMMENT_SECTION_RE` and that holds less than :data:`COMMENT_SECTION_MAX_SHARE` of the
@@ -195,8 +229,7 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool]) -> int:
                         inside[i] = True
             elif b.sub_chars < COMMENT_SECTION_MAX_SHARE * total:
                 inside[b.index] = True
-    outside_chars = sum(b.chars for b in blocks if keep[b.index] and not inside[b.index])
-    if outside_chars < ARTICLE_MIN_CHARS:
+    if forum is not False and sum(b.chars for b in blocks if keep[b.index] and not inside[b.index]) < ARTICLE_MIN_CHARS:
         return 0
     dropped = 0
     for b in blocks:

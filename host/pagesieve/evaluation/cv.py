@@ -25,7 +25,10 @@ development split, Foley 2026):
 5. **Score**: token F1 of the text against the truth (:mod:`pagesieve.evaluation.metric`),
    macro over pages, per page type; the shipped model and ``--compare`` peers on the same pages.
 
-Variants (``--cv-variants``): ``base`` (the shipped feature set), ``cards``, ``type``, ``all``.
+Variants (``--cv-variants``): ``base`` (the shipped feature set), ``cards``, ``type``, ``all``;
+each may carry ``+balanced`` (every dataset of the pool weighs the same in stage 2, as
+``pagesieve train --balance-datasets``) and ``@CUT`` (stage 2's cut, default 0.5): ``all+balanced@0.4``
+is the configuration of a model trained with ``--balance-datasets`` whose cut came out 0.4.
 """
 
 from __future__ import annotations
@@ -43,6 +46,32 @@ import numpy as np
 from pagesieve.errors import DatasetError
 
 VARIANTS = ("base", "cards", "type", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class VariantSpec:
+    """One ``--cv-variants`` entry: ``columns`` (one of :data:`VARIANTS`), whether the datasets
+    are weighed alike in stage 2 (``balanced``), and stage 2's ``cut`` (a probability in (0, 1))."""
+
+    columns: str
+    balanced: bool = False
+    cut: float = 0.5
+
+
+def parse_variant(spec: str) -> VariantSpec:
+    """``"all+balanced@0.4"`` -> ``VariantSpec("all", True, 0.4)``.
+
+    Raises:
+        ValueError: unknown columns or flag, or a cut outside (0, 1).
+    """
+    text, _, cut_text = spec.strip().partition("@")
+    columns, *flags = text.split("+")
+    if columns not in VARIANTS or any(f != "balanced" for f in flags):
+        raise ValueError(f"{spec!r}: a variant is one of {', '.join(VARIANTS)}, then +balanced and @CUT if wanted")
+    cut = float(cut_text) if cut_text else 0.5
+    if not 0.0 < cut < 1.0:
+        raise ValueError(f"{spec!r}: the cut must lie in (0, 1)")
+    return VariantSpec(columns, bool(flags), cut)
 
 
 @dataclass(slots=True)
@@ -173,17 +202,25 @@ def rows_for(p: CvPage, variant: str) -> np.ndarray:
     return np.hstack(parts) if len(parts) > 1 else parts[0]
 
 
-def run_variant(pool: list[CvPage], svms: list, k: int, variant: str, seed: int, cut: float = 0.5) -> dict[str, str]:
+def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
+                ablate: tuple[str, ...] = ()) -> dict[str, str]:
     """Texts of the target's pages (``"dataset/id" -> text``) judged by the fold models of one
-    variant (see the module docstring)."""
+    variant (``spec`` as :func:`parse_variant` reads it; see the module docstring).
+
+    ``ablate``: names of :data:`pagesieve.extract.SETTLE_RULES`; for each, the same verdicts are
+    also settled without that rule, under the keys ``"-RULE:dataset/id"`` (the rule's
+    cross-validated gain is the variant's F1 less that column's).
+    """
     from pagesieve.article.render import blocks_text
     from pagesieve.classifier import BlockClassifier
     from pagesieve.context import context_features
     from pagesieve.extract import settle
     from pagesieve.model_store import compile_forest
     from pagesieve.training.labels import IGNORE
-    from pagesieve.training.train import context_model
+    from pagesieve.training.train import balanced_by_dataset, context_model
 
+    parsed = parse_variant(spec)
+    variant, cut = parsed.columns, parsed.cut
     z_pages, weights = [], []
     for p in pool:
         if len(p.analysis.candidates) == 0:
@@ -196,7 +233,7 @@ def run_variant(pool: list[CvPage], svms: list, k: int, variant: str, seed: int,
     texts: dict[str, str] = {}
     for f in range(k):
         t0 = time.perf_counter()
-        zs, ys, ws = [], [], []
+        zs, ys, ws, names = [], [], [], []
         for p, z, w in zip(pool, z_pages, weights):
             if z is None or (p.target and p.fold == f):
                 continue
@@ -205,7 +242,11 @@ def run_variant(pool: list[CvPage], svms: list, k: int, variant: str, seed: int,
                 zs.append(z[mask])
                 ys.append(p.y[mask])
                 ws.append(w[mask])
-        forest = context_model(seed).fit(np.vstack(zs), np.concatenate(ys), sample_weight=np.concatenate(ws))
+                names.append(p.dataset)
+        w_rows = np.concatenate(ws)
+        if parsed.balanced:
+            w_rows = balanced_by_dataset(np.repeat(names, [len(w) for w in ws]), w_rows)
+        forest = context_model(seed).fit(np.vstack(zs), np.concatenate(ys), sample_weight=w_rows)
         judge = BlockClassifier(svm=svms[f], meta={}, context=compile_forest(forest), context_threshold=cut)
         for p in pool:
             if not (p.target and p.fold == f):
@@ -216,7 +257,15 @@ def run_variant(pool: list[CvPage], svms: list, k: int, variant: str, seed: int,
                 flags, _score = judge.classify(p.tree, a.candidates, rows_for(p, variant))
                 for i, flag in zip(a.candidates, flags):
                     keep[i] = bool(flag)
+                a.page_type = p.extra["type"] if variant in ("type", "all") else None  # as model_rows sets it
+                for rule in ablate:
+                    without = list(keep)
+                    settle(a, without, skip=frozenset({rule}))
+                    texts[f"-{rule}:{p.dataset}/{p.page_id}"] = blocks_text(a.blocks, without)
                 settle(a, keep)
+            else:
+                for rule in ablate:
+                    texts[f"-{rule}:{p.dataset}/{p.page_id}"] = ""
             texts[f"{p.dataset}/{p.page_id}"] = blocks_text(a.blocks, keep)
         print(f"  {variant}: fold {f + 1}/{k} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return texts
@@ -291,8 +340,10 @@ def format_cv_table(table: dict, order: list[str]) -> str:
 
 
 def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: list[str], split: dict,
-           limit: int | None = None, json_out: Path | None = None) -> str:
+           limit: int | None = None, json_out: Path | None = None, ablate: tuple[str, ...] = ()) -> str:
     """The whole protocol of the module docstring; returns the printed table (with timings).
+    ``ablate``: rules of :func:`pagesieve.extract.settle` to leave out in turn, on the last
+    variant (columns ``"VARIANT -RULE"``, see :func:`run_variant`).
 
     Raises:
         DatasetError: the target cannot be loaded.
@@ -314,9 +365,13 @@ def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: 
     t = time.perf_counter()
     columns["shipped"] = shipped_texts(pool)
     timings["shipped"] = time.perf_counter() - t
-    for variant in variants:
+    for n, variant in enumerate(variants):
         t = time.perf_counter()
-        columns[f"cv:{variant}"] = run_variant(pool, svms, k, variant, SEED)
+        texts = run_variant(pool, svms, k, variant, SEED, ablate if n == len(variants) - 1 else ())
+        for rule in ablate if n == len(variants) - 1 else ():
+            prefix = f"-{rule}:"
+            columns[f"cv:{variant} -{rule}"] = {key[len(prefix):]: text for key, text in texts.items() if key.startswith(prefix)}
+        columns[f"cv:{variant}"] = {key: text for key, text in texts.items() if not key.startswith("-")}
         timings[f"cv:{variant}"] = time.perf_counter() - t
     for peer in peers:
         t = time.perf_counter()

@@ -449,7 +449,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(see pagesieve.evaluation.cv)")
     parser.add_argument("--cv-variants", default="base,all", metavar="LIST",
                         help="with --cv: comma-separated classifier variants of " + ", ".join(("base", "cards", "type", "all"))
-                        + " (default base,all)")
+                        + ", each with +balanced (datasets weighed alike in stage 2) and @CUT (stage 2's cut) if wanted,"
+                        " e.g. all+balanced@0.4 (default base,all)")
+    parser.add_argument("--cv-ablate", default="", metavar="RULES",
+                        help="with --cv: comma-separated rules of the page-level settling ("
+                        "headline, structures, comments, labels, templates: pagesieve.extract.SETTLE_RULES"
+                        + ") to leave out in turn on the last variant, each scored as a column of its own")
     parser.add_argument("--cv-json", type=Path, default=None, metavar="FILE", help="with --cv: also write the table as JSON")
     parser.add_argument(
         "--compare", metavar="PEERS", type=_peer_list, default=[],
@@ -663,16 +668,23 @@ def _cross_validate(args: argparse.Namespace) -> int:
     if args.cv < 2:
         raise DatasetError("--cv needs at least 2 folds")
     variants = [v.strip() for v in args.cv_variants.split(",") if v.strip()]
-    unknown = [v for v in variants if v not in cv.VARIANTS]
-    if unknown:
-        raise DatasetError(f"unknown --cv-variants {unknown}: choose from {', '.join(cv.VARIANTS)}")
+    for v in variants:
+        try:
+            cv.parse_variant(v)
+        except ValueError as exc:
+            raise DatasetError(f"--cv-variants: {exc}") from None
+    from pagesieve.extract import SETTLE_RULES
+
+    ablate = tuple(r.strip() for r in args.cv_ablate.split(",") if r.strip())
+    if set(ablate) - set(SETTLE_RULES):
+        raise DatasetError(f"--cv-ablate: rules are {', '.join(SETTLE_RULES)}, not {', '.join(sorted(set(ablate) - set(SETTLE_RULES)))}")
     path = _resolve_dataset_dir(args.datasets[0])
     split_path = args.split_file if args.split_file is not None else default_split_file()
     if split_path is None or not Path(split_path).is_file():
         raise DatasetError("--cv needs the split file (models/split.json) for the other datasets' training pages")
     split = json.loads(Path(split_path).read_text(encoding="utf-8"))
     table = cv.run_cv(path.parent, path.name, args.cv, variants, list(args.compare or []), split,
-                      limit=args.limit, json_out=args.cv_json)
+                      limit=args.limit, json_out=args.cv_json, ablate=ablate)
     print(table)
     return 0
 

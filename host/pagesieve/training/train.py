@@ -300,6 +300,26 @@ def stage_two_rows(pages: list[PageData], cards: bool, type_probabilities: np.nd
     return out
 
 
+def balanced_by_dataset(names: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Row weights rescaled so that every dataset's rows weigh the same in total, their sum kept.
+
+    Args:
+        names: ``(rows,)`` the dataset of each row; weights: ``(rows,)`` non-negative weights
+            (stage 2's square root of the block's characters).
+    Returns:
+        A new ``(rows,)`` array. Used by ``pagesieve train --balance-datasets`` and the dev
+        gate's ``+balanced`` variants: wcxb_dev's 761 training pages hold half of all labelled
+        blocks and would otherwise set stage 2's decisions for every kind of page.
+    """
+    out = np.asarray(weights, dtype=np.float64).copy()
+    kinds = np.unique(names)
+    total = out.sum()
+    for name in kinds:
+        mask = names == name
+        out[mask] *= total / (len(kinds) * out[mask].sum())
+    return out
+
+
 def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED,
                   peer_f1: dict[str, float] | None = None, stage_rows: list[np.ndarray] | None = None,
                   balance_datasets: bool = False):
@@ -336,10 +356,7 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
                 z_pages[k] = context_features(tree_arrays(a.blocks), a.candidates, x_k, half.decision(a.features))
     z, y, w, _groups, owner = stack_context(pages, z_pages)
     if balance_datasets:
-        names = np.array([pages[k].dataset for k in owner])
-        total, kinds = w.sum(), np.unique(names)
-        for name in kinds:
-            w[names == name] *= total / (len(kinds) * w[names == name].sum())
+        w = balanced_by_dataset(np.array([pages[k].dataset for k in owner]), w)
     row_fold = folds[owner]
     scores = []
     oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
