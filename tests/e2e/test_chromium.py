@@ -861,8 +861,8 @@ def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what
 
 
 def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page, tmp_path, artifacts):
-    """Issue 32 in Chromium: after "Hide noise", "Show hidden" (the popup's button: the message it
-    sends) outlines the hidden blocks in place, each labelled with its reason: the site's template
+    """Issue 32 in Chromium: after "Hide noise", the popup's "Show hidden" (pressed from the
+    keyboard) outlines the hidden blocks in place, each labelled with its reason: the site's template
     ("seen on 4 of 4 pages of this site": three posts visited before, and this one), the user's
     correction ("by your correction of <today>"), the classifier; the labels are reached with Tab,
     Esc ends it and the page is back exactly as it was hidden. The right-click picker shows the
@@ -919,9 +919,23 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page
             text_hidden = page.evaluate("document.body.innerText")
             assert EXPLAIN_NOTE not in text_hidden and EXPLAIN_FIX not in text_hidden and "2,400 metres, the first" in text_hidden
             assert state(page)["hidden"] == hidden["hidden"] and not state(page)["showing"]
-            shown = context.pagesieve_send(page, {"type": "pagesieve.showHidden", "on": True})
-            assert shown == {"ok": True, "shown": hidden["hidden"]}, shown
+            # the popup's "Show hidden", from the keyboard: the popup (a tab here) acts on the
+            # active tab of its window, so the page is made active again and the popup reloaded
+            from pagesieve.native.install import EXTENSION_ID
+
+            popup = context.new_page()
+            popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")
+            worker.evaluate("async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+                            " await chrome.tabs.update(tab.id, {active: true}); }", page.url)
+            popup.reload()
+            popup.wait_for_selector("#showHidden:not([disabled])", timeout=15000)
+            popup.focus("#showHidden")
+            popup.keyboard.press("Enter")
+            popup.wait_for_selector("#showHidden[aria-pressed=true]", timeout=15000)
+            assert popup.inner_text("#status").startswith(f"{hidden['hidden']} hidden part(s) outlined"), popup.inner_text("#status")
+            popup.close()
             assert state(page)["showing"]
+            page.bring_to_front()
             result["labels"] = page.evaluate(labels_js)
             visible = page.evaluate("document.body.innerText")
             assert EXPLAIN_NOTE in visible and EXPLAIN_FIX in visible  # shown in place
