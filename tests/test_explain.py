@@ -137,7 +137,7 @@ def test_the_site_template_names_its_entry_and_how_many_pages_it_was_seen_on(exa
     assert not keep[note.index] and reason.stage == "templates" and reason.rule == "library"
     assert reason.evidence == {"pages": 3, "share": 1.0, "entry": note.text, "seen": 3, "of": 3, "batch": "open"}
     _content, noise = verdict_ids(analysis.blocks, keep)
-    why = dict(zip(noise, hidden_reasons(analysis, keep, noise)))
+    why = dict(zip(noise, hidden_reasons(analysis, keep)))
     assert why[note.node_id] == reason
 
 

@@ -298,13 +298,22 @@ class BlockClassifier:
         probability under :attr:`context_threshold`) or ``"below-best"`` (no block passed the
         cut, and this one scored under ``fallback``). Evidence: ``score`` and ``cut``, and the
         SVM decision ``svm`` beside a context score."""
+        rule = self.rule(decision, fallback)
+        if rule == "below-best":
+            return Removal("classifier", rule, {"score": rounded(score), "cut": rounded(fallback)})
+        if rule == "svm":
+            return Removal("classifier", rule, {"score": rounded(decision), "cut": rounded(self.threshold)})
+        if rule == "svm-sure-noise":
+            return Removal("classifier", rule, {"score": rounded(decision), "cut": SURE_NOISE_DECISION})
+        return Removal("classifier", rule, {"score": rounded(score), "cut": rounded(self.context_threshold), "svm": rounded(decision)})
+
+    def rule(self, decision: float, fallback: float | None = None) -> str:
+        """The rule of :meth:`reason` alone (no evidence made), for a block judged noise."""
         if fallback is not None:
-            return Removal("classifier", "below-best", {"score": rounded(score), "cut": rounded(fallback)})
+            return "below-best"
         if self.context is None:
-            return Removal("classifier", "svm", {"score": rounded(decision), "cut": rounded(self.threshold)})
-        if decision < SURE_NOISE_DECISION:
-            return Removal("classifier", "svm-sure-noise", {"score": rounded(decision), "cut": SURE_NOISE_DECISION})
-        return Removal("classifier", "context", {"score": rounded(score), "cut": rounded(self.context_threshold), "svm": rounded(decision)})
+            return "svm"
+        return "svm-sure-noise" if decision < SURE_NOISE_DECISION else "context"
 
     def scores(self, tree: tuple, candidates: list[int], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(decision, score)`` of the candidate blocks, both ``(n,)``, before any cut: the SVM

@@ -117,22 +117,34 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
         is_content, decision, score, fallback = model.verdict(tree, analysis.candidates, model_rows(analysis, model))
         for i, flag in zip(analysis.candidates, is_content):
             keep[i] = bool(flag)
-        analysis.removals.first_pass = _first_pass_reasons(model, analysis.candidates, is_content, decision, score, fallback)
+        analysis.removals.first_pass = _FirstPassReasons(model, analysis.candidates, is_content, decision, score, fallback)
         settle(analysis, keep)
     return keep
 
 
-def _first_pass_reasons(model: BlockClassifier, candidates: list[int], is_content, decision, score, fallback):
+class _FirstPassReasons:
     """Block index -> the classifier's :class:`~pagesieve.removal.Removal` of it (``None`` for a
-    block it kept or did not judge), made when called."""
+    block it kept or did not judge), made when called; :meth:`rule` gives its rule alone."""
 
-    def reason(index: int) -> Removal | None:
-        row = bisect_left(candidates, index)
-        if row == len(candidates) or candidates[row] != index or is_content[row]:
+    __slots__ = ("model", "candidates", "is_content", "decision", "score", "fallback")
+
+    def __init__(self, model: BlockClassifier, candidates: list[int], is_content, decision, score, fallback) -> None:
+        self.model, self.candidates, self.is_content = model, candidates, is_content
+        self.decision, self.score, self.fallback = decision, score, fallback
+
+    def _row(self, index: int) -> int | None:
+        row = bisect_left(self.candidates, index)
+        if row == len(self.candidates) or self.candidates[row] != index or self.is_content[row]:
             return None
-        return model.reason(float(decision[row]), float(score[row]), fallback)
+        return row
 
-    return reason
+    def __call__(self, index: int) -> Removal | None:
+        row = self._row(index)
+        return None if row is None else self.model.reason(float(self.decision[row]), float(self.score[row]), self.fallback)
+
+    def rule(self, index: int) -> str | None:
+        row = self._row(index)
+        return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
 def settle(analysis: Analysis, keep: list[bool]) -> None:

@@ -99,7 +99,8 @@ class RemovalLog:
         reasons: block index -> the latest :class:`Removal` recorded for it (sparse).
         first_pass: block index -> the classifier's reason for it, or ``None`` where the
             classifier kept it or never judged it: set by :func:`pagesieve.extract.classify`,
-            made only when asked (the classifier judges every block; few reasons are read).
+            made only when asked (the classifier judges every block; few reasons are read); its
+            ``rule(index)`` gives the rule alone, without the evidence.
         preprocessed: ``(element, Removal)`` of the elements pre-processing removed, when they
             were asked for (:func:`pagesieve.extract.analyse` with ``explain``), else ``None``.
         header: block index -> :class:`Removal` of the blocks the reader article's HTML leaves
@@ -127,3 +128,15 @@ class RemovalLog:
         if found is None and self.first_pass is not None:
             found = self.first_pass(index)
         return found
+
+    def key(self, index: int) -> tuple[str, str] | None:
+        """``(stage, rule)`` of :meth:`reason`, without making its evidence (cheaper: a hidden
+        container's reason is the most common among the blocks inside it)."""
+        found = self.reasons.get(index)
+        if found is not None:
+            return found.stage, found.rule
+        if self.first_pass is not None:
+            rule = self.first_pass.rule(index)
+            if rule is not None:
+                return "classifier", rule
+        return None

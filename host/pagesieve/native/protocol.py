@@ -471,8 +471,9 @@ class Host:
         "corrections", "learned", "reference", "warnings", "host_ms", "article"?}``; ``article``
         (metadata, html, text) in reader mode only. ``why[k]`` is ``[stage, rule, evidence]``
         (:meth:`pagesieve.removal.Removal.compact`) of ``hide[k]``
-        (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none. With ``"learn": true`` the page is also learned, as a ``learn``
-        request would (not when ``"private": true``), after it was judged. ``reference``
+        (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none. With
+        ``"learn": true`` the page is also learned, as a ``learn`` request would (not when
+        ``"private": true``), after it was judged. ``reference``
         (cold start, :mod:`pagesieve.templates.cold_start`): a page of the site fetched by the
         extension, used when the store has no reference page for this one; the reply's
         ``reference`` is its URL when it was used, else ``null`` (docs/protocol.md)."""
@@ -494,7 +495,7 @@ class Host:
         else:
             content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
             self._spent = (page, analysis, keep)  # freed after the reply is written (release())
-        why = [r.compact() if r is not None else None for r in hidden_reasons(analysis, keep, noise_ids)]
+        why = [r.compact() if r is not None else None for r in hidden_reasons(analysis, keep)]
         reply = {
             "type": "cleaned", "mode": mode, "hide": noise_ids, "why": why, "content": content_ids,
             "site": site, "site_pages": templates.pages if templates is not None else 0,
