@@ -909,6 +909,11 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page
                 "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
                 " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-hide', frameId: 0}, tab); }", page.url)
             assert started["ok"], started
+            # the page is not cleaned: the picker asks the host why (an "explain" request)
+            reason = page.wait_for_function(
+                "() => { const r = document.querySelector('pagesieve-ui').shadowRoot.querySelector('.bar .reason');"
+                " return r && r.textContent; }", timeout=20000).json_value()
+            assert reason == "shown: pagesieve keeps this as content", reason
             page.keyboard.press("Enter")
             page.wait_for_function("() => document.querySelector('pagesieve-ui[data-kind=toast]')", timeout=20000)
             hidden = context.pagesieve_run(page, "hide")

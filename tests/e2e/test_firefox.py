@@ -170,7 +170,7 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason_in_firefox(server,
                           env=env, timeout=300, cwd=DRIVER)
     assert done.returncode == 0, done.stderr[-2000:]
     r = json.loads(done.stdout)["showHidden"]
-    assert r["pickFix"]["ok"], r["pickFix"]
+    assert r["pickFix"]["ok"] and r["fixReason"] == "shown: pagesieve keeps this as content", r
     # the three posts and this one, learned as they loaded (before it was cleaned)
     assert r["hide"]["ok"] and r["hide"]["sitePages"] == 4 and r["hide"]["corrections"] == 1, r["hide"]
     assert EXPLAIN_NOTE not in r["textHidden"] and EXPLAIN_FIX not in r["textHidden"]

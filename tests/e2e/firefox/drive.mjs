@@ -189,6 +189,11 @@ try {
     const labelsHost = "pagesieve-ui[data-kind=hidden]";
     await rightClick(c.fix);
     r.pickFix = await send(url, { type: "pagesieve.pick", label: "noise" });
+    // the page is not cleaned: the picker asks the host why (an "explain" request)
+    r.fixReason = await waitFor("the picker's reason from the host", () => page.evaluate(() => {
+      const line = document.querySelector("pagesieve-ui").shadowRoot.querySelector(".bar .reason");
+      return line && line.textContent;
+    }));
     await page.keyboard.press("Enter");
     await waitFor("the note that the correction was saved", toast);
     r.hide = await run(url, "hide");
