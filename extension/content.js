@@ -3,7 +3,9 @@
 // Test hook (also used by the popup): runtime message {type: "pagesieve.run", mode} answered
 // with {ok: true, hidden, words} or {ok: false, error}; {type: "pagesieve.learn"} learns the page
 // as a page load does and answers {ok, learned, timing} (timed by pagesieve bench-browser);
-// {type: "pagesieve.state"} tells the tests when the page's on-load work is over (end of file).
+// {type: "pagesieve.state"} tells the tests when the page's on-load work is over (end of file);
+// {type: "pagesieve.showHidden", on} (the popup's "Show hidden") outlines the hidden blocks in
+// place, each labelled with the reason the host gave for it ("why" of docs/protocol.md).
 "use strict";
 (function () {
   const api = globalThis.browser ?? globalThis.chrome;
@@ -12,6 +14,8 @@
   let printSheet = null; // the page style that prints the reader view alone
   let overlay = null;    // reader overlay host element
   let hidden = [];
+  let hiddenWhy = new Map();  // hidden element -> [stage, rule, evidence], the host's reason
+  let shown = null;           // "Show hidden": {host, sheet, labels} while the hidden blocks are shown
   let mode = "off";
   let shownArticle = null;  // the article in the reader overlay (what "save" saves then)
 
@@ -68,8 +72,10 @@
   }
 
   function off() {
+    showHidden(false);
     for (const el of hidden) el.removeAttribute(HIDE_ATTR);
     hidden = [];
+    hiddenWhy = new Map();
     if (sheet) { removePageStyle(sheet); sheet = null; }
     if (overlay) {
       overlay.remove(); overlay = null; shownArticle = null; document.removeEventListener("keydown", onKey, true);
@@ -107,12 +113,158 @@
   const PRINT_PAGE_RULE = "@media print { html { overflow: visible !important; height: auto !important; } " +
     "body { display: none !important; } }";
 
-  function hide(ids, elements) {
-    for (const id of ids) {
+  const HIDE_RULE = "[" + HIDE_ATTR + "] { display: none !important; }";
+
+  // why: the reply's reasons, one per id (docs/protocol.md, "Why a node is hidden")
+  function hide(ids, elements, why) {
+    ids.forEach((id, k) => {
       const el = elements.get(id);
-      if (el) { el.setAttribute(HIDE_ATTR, ""); hidden.push(el); }
+      if (!el) return;
+      el.setAttribute(HIDE_ATTR, "");
+      hidden.push(el);
+      if (why && why[k]) hiddenWhy.set(el, why[k]);
+    });
+    sheet = addPageStyle(HIDE_RULE);
+  }
+
+  // ---------------------------------------------------------------- why it was hidden
+  const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December"];
+  const POST_RULES = {
+    "comment-section": "readers' comments", "ad-label": "an advertisement label", "back-to-top": "a “back to top” link",
+    "unrendered-template": "a template the page never filled in", "structure-scraps": "scraps of a list or table that is mostly noise",
+    "facts-table-scraps": "scraps of a table of facts that is mostly noise", "byline-in-header": "the byline, shown in the header",
+    "title-in-header": "the title, shown in the header",
+  };
+  const score = (x) => (typeof x === "number" ? String(Math.round(x * 1000) / 1000) : String(x));
+
+  // A reason ([stage, rule, evidence] or {stage, rule, evidence}) in words for the page.
+  function reasonText(why) {
+    if (!why) return "no reason recorded";
+    const [stage, rule, e = {}] = Array.isArray(why) ? why : [why.stage, why.rule, why.evidence];
+    let text;
+    if (stage === "templates") {
+      if (rule === "library") {
+        text = e.seen ? `seen on ${e.at_least ? "at least " : ""}${e.seen} of ${e.of} pages of this site` : "this site's template";
+      } else if (rule === "diff") text = "the same as on another page of this site";
+      else text = "noise in this site's style tree";
+    } else if (stage === "correction") {
+      const d = new Date((e.created || 0) * 1000);
+      text = `by your correction of ${d.getDate()} ${MONTHS[d.getMonth()]}`;
+    } else if (stage === "classifier") {
+      const cut = `score ${score(e.score)} < ${score(e.cut)}`;
+      text = rule === "svm-sure-noise" ? `the classifier is sure it is noise (${cut})`
+        : rule === "context" ? `the classifier, with its neighbours, judged it noise (${cut})`
+          : rule === "below-best" ? `scored below the page's best blocks (${cut})` : `the classifier judged it noise (${cut})`;
+    } else if (stage === "post-rule") {
+      text = POST_RULES[rule] || rule;
+    } else {
+      text = `not shown by the page itself (${rule})`;
     }
-    sheet = addPageStyle("[" + HIDE_ATTR + "] { display: none !important; }");
+    return e.blocks > 1 ? `${text}; ${e.blocks} blocks` : text;
+  }
+
+  // The host's reason for el when el or a block around it is hidden, else null.
+  function hiddenReasonOf(el) {
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      if (n.hasAttribute(HIDE_ATTR)) return hiddenWhy.get(n) || null;
+    }
+    return undefined;
+  }
+
+  const SHOWN_RULE = "[" + HIDE_ATTR + "] { outline: 2px dashed #c62828 !important; outline-offset: -1px !important; }";
+
+  // "Show hidden": the hidden blocks are shown where they are, outlined, each with a label giving
+  // its reason (focusable, in page order; Tab walks them, Esc or the bar's button ends it).
+  // Ending it puts back the hiding style and removes our labels: the page is as it was before.
+  function showHidden(on) {
+    if (!on) {
+      if (!shown) return { ok: true, shown: 0 };
+      shown.host.remove();
+      removePageStyle(shown.sheet);
+      sheet = addPageStyle(HIDE_RULE);
+      window.removeEventListener("keydown", onShownKey, true);
+      window.removeEventListener("resize", placeLabels);
+      shown = null;
+      return { ok: true, shown: 0 };
+    }
+    if (shown) return { ok: true, shown: shown.labels.length };
+    if (!hidden.length) return { ok: false, error: "nothing is hidden on this page: click “Hide noise” first" };
+    clearToast();  // our own note would cover what is shown
+    removePageStyle(sheet);
+    sheet = null;
+    const host = document.createElement("pagesieve-ui");
+    host.dataset.kind = "hidden";
+    host.style.cssText = "all: initial; position: absolute; left: 0; top: 0; width: 0; height: 0; z-index: 2147483647;";
+    const root = host.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = `
+      .why { position: absolute; box-sizing: border-box; width: max-content; max-width: min(560px, 90vw); font: 12px/1.35 system-ui, sans-serif;
+        background: #c62828; color: #fff; padding: 2px 7px; border-radius: 0 0 4px 0; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
+      .why:focus { outline: 3px solid #ffb300; outline-offset: 1px; z-index: 1; }
+      .bar { position: fixed; top: 12px; left: 50%; transform: translateX(-50%); font: 14px/1.4 system-ui, sans-serif;
+        background: #222; color: #fff; padding: 8px 14px; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.3); max-width: 80vw; }
+      .bar button { font: inherit; margin-left: 8px; }
+      kbd { font: inherit; border: 1px solid #777; border-radius: 3px; padding: 0 4px; }`;
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    bar.setAttribute("role", "status");
+    const again = document.createElement("button");
+    again.textContent = "Hide them again";
+    again.addEventListener("click", () => showHidden(false));
+    const tab = document.createElement("kbd");
+    tab.textContent = "Tab";
+    const esc = document.createElement("kbd");
+    esc.textContent = "Esc";
+    bar.append(`${hidden.length} hidden part(s) shown with the reason each was hidden · `, tab, " next · ", esc, " end", again);
+    root.append(style, bar);
+    const labels = [];
+    for (const el of hidden) {
+      const label = document.createElement("div");
+      label.className = "why";
+      label.tabIndex = 0;
+      label.setAttribute("role", "note");
+      label.textContent = "hidden: " + reasonText(hiddenWhy.get(el));
+      label.addEventListener("focus", () => el.scrollIntoView({ block: "nearest" }));
+      root.append(label);
+      labels.push({ el, label });
+    }
+    document.documentElement.append(host);
+    shown = { host, sheet: addPageStyle(SHOWN_RULE), labels };
+    placeLabels();
+    window.addEventListener("keydown", onShownKey, true);
+    window.addEventListener("resize", placeLabels);
+    again.focus();
+    return { ok: true, shown: labels.length };
+  }
+
+  // Each label at the top left corner of its block, moved down below the label before it where
+  // the two would overlap (blocks one line high, one after the other).
+  function placeLabels() {
+    if (!shown) return;
+    const placed = [];
+    for (const { el, label } of shown.labels) {
+      const r = el.getBoundingClientRect();
+      label.hidden = r.width === 0 && r.height === 0;  // not rendered by the page itself
+      if (label.hidden) continue;
+      const left = r.left + window.scrollX;
+      let top = r.top + window.scrollY;
+      label.style.left = left + "px";
+      label.style.top = top + "px";
+      const size = label.getBoundingClientRect();
+      for (const p of placed) {
+        if (left < p.right && p.left < left + size.width && top < p.bottom && p.top < top + size.height) top = p.bottom;
+      }
+      label.style.top = top + "px";
+      placed.push({ left, right: left + size.width, top, bottom: top + size.height });
+    }
+  }
+
+  function onShownKey(event) {
+    if (event.key === "Escape" && shown && !picker) {
+      event.stopPropagation();
+      showHidden(false);
+    }
   }
 
   function onKey(event) {
@@ -400,7 +552,7 @@
     const reply = answer.reply;
     if (!reply.ok) return { ok: false, error: reply.error.message, code: reply.error.code };
     if (wanted === "reader") await showReader(reply.article);
-    else hide(reply.hide, elements);
+    else hide(reply.hide, elements, reply.why);
     mode = wanted;
     const t2 = performance.now();
     return {
@@ -491,7 +643,7 @@
   const BLOCK_TAGS = new Set(("div section article main header footer nav aside p h1 h2 h3 h4 h5 h6 ul ol li " +
     "dl dt dd table thead tbody tfoot tr td th caption blockquote pre figure figcaption address details summary hgroup menu").split(" "));
   let lastTarget = null;
-  let picker = null;   // {host, root, box, bar, chain, depth, label}
+  let picker = null;   // {host, root, box, bar, chain, depth, label, reasons}
   let lastCorrectionSite = null;
   document.addEventListener("contextmenu", (event) => {
     const path = event.composedPath ? event.composedPath() : [event.target];
@@ -523,6 +675,7 @@
       .bar, .toast { position: fixed; left: 50%; transform: translateX(-50%); font: 14px/1.4 system-ui, sans-serif;
         background: #222; color: #fff; padding: 8px 14px; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.3); max-width: 80vw; }
       .bar { top: 12px; } .toast { bottom: 16px; }
+      .reason { margin-top: 4px; padding-top: 4px; border-top: 1px solid #555; color: #ffcdd2; }
       kbd { font: inherit; border: 1px solid #777; border-radius: 3px; padding: 0 4px; }`;
     root.append(style);
     document.documentElement.append(host);
@@ -542,6 +695,48 @@
       k.textContent = key;
       picker.bar.append(k, ` ${what} `);
     }
+    const reason = pickerReason(el);
+    if (reason) {
+      const line = document.createElement("div");
+      line.className = "reason";
+      line.textContent = reason;
+      picker.bar.append(line);
+    }
+  }
+
+  // Why the block under the picker is hidden or shown, before the user corrects it: the reason
+  // the host gave when it hid the block (or a block around it); on a page cleaned in "hide"
+  // mode, a block not hidden is content; else the host is asked ("explain", docs/protocol.md),
+  // and the bar is drawn again when it answers.
+  function pickerReason(el) {
+    const local = hiddenReasonOf(el);
+    if (local !== undefined) return "hidden: " + reasonText(local);
+    if (mode === "hide") return "shown: pagesieve keeps this as content";
+    if (!picker.reasons.has(el)) {
+      picker.reasons.set(el, "");
+      const asked = picker;
+      explainNode(el).then((text) => {
+        if (picker !== asked) return;
+        picker.reasons.set(el, text);
+        if (picker.chain[picker.depth] === el) drawPicker();
+      }, () => {});
+    }
+    return picker.reasons.get(el);
+  }
+
+  async function explainNode(el) {
+    const elements = new Map();
+    const snapshot = globalThis.pagesieveSnapshot(document, { elements });
+    let node = -1;
+    for (const [id, e] of elements) if (e === el) { node = id; break; }
+    if (node < 0) return "";
+    const answer = await ask("explain", { snapshot, node });
+    if (!answer || !answer.ok || !answer.reply.ok) return "";
+    const r = answer.reply;
+    if (r.verdict === "content") return "shown: pagesieve keeps this as content";
+    if (r.verdict === "noise") return "“Hide noise” would hide this: " + reasonText(r.reason);
+    if (r.verdict === "removed") return "pagesieve does not read this part: " + reasonText(r.reason);
+    return "";
   }
 
   function closePicker() {
@@ -582,7 +777,7 @@
     const bar = document.createElement("div");
     bar.className = "bar";
     root.append(box, bar);
-    picker = { host, root, box, bar, chain, depth: 0, label };
+    picker = { host, root, box, bar, chain, depth: 0, label, reasons: new Map() };
     drawPicker();
     window.addEventListener("keydown", onPickerKey, true);
     window.addEventListener("scroll", drawPicker, true);
@@ -656,6 +851,10 @@
   }
 
   api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (message && message.type === "pagesieve.showHidden") {
+      sendResponse(showHidden(message.on !== false));
+      return false;
+    }
     if (!message || (message.type !== "pagesieve.pick" && message.type !== "pagesieve.undo")) return false;
     if (message.type === "pagesieve.undo") {
       undoCorrection().then(() => sendResponse({ ok: true }), (e) => sendResponse({ ok: false, error: String(e.message || e) }));
@@ -671,11 +870,13 @@
   idle(() => learnOnLoad().catch(() => {}).finally(() => { loaded = true; }), { timeout: 5000 });
 
   // The page's state, for the browser tests, which wait on it instead of sleeping: runtime
-  // message {type: "pagesieve.state"} answered with {ok: true, loaded, coldStart}: whether the
-  // on-load work is over, and the cold-start option as this script holds it.
+  // message {type: "pagesieve.state"} answered with {ok: true, loaded, coldStart, mode, hidden,
+  // showing}: whether the on-load work is over, the cold-start option as this script holds it,
+  // the page's mode, how many parts are hidden and whether "Show hidden" shows them (the popup
+  // reads the last three).
   api.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!message || message.type !== "pagesieve.state") return false;
-    sendResponse({ ok: true, loaded, coldStart: coldStartOn });
+    sendResponse({ ok: true, loaded, coldStart: coldStartOn, mode, hidden: hidden.length, showing: !!shown });
     return false;
   });
 

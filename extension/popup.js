@@ -34,6 +34,7 @@ async function run(mode) {
     showInstall({ install: INSTALL_COMMAND });
   } else if (answer && answer.ok) {
     $("status").textContent = mode === "off" ? "Page restored." : `${answer.hidden} part(s) hidden, ${answer.words} words left.`;
+    setShowHidden(mode !== "off" && answer.hidden > 0, false);
     if (answer.site) {
       const fixes = answer.corrections ? ` ${answer.corrections} correction(s) of yours apply.` : "";
       $("site").textContent = `${answer.sitePages || 0} page(s) of ${answer.site} learned.${fixes}`;
@@ -41,6 +42,30 @@ async function run(mode) {
   } else {
     $("status").textContent = (answer && answer.error) || "no answer";
     if (answer && answer.hostMissing) showInstall(answer);
+  }
+}
+
+// "Show hidden": enabled when parts of the page are hidden; pressed while they are shown.
+function setShowHidden(enabled, pressed) {
+  $("showHidden").disabled = !enabled;
+  $("showHidden").setAttribute("aria-pressed", String(pressed));
+  $("showHidden").textContent = pressed ? "Hide them again" : "Show hidden";
+}
+
+async function toggleShowHidden() {
+  const tab = await currentTab();
+  const on = $("showHidden").getAttribute("aria-pressed") !== "true";
+  let answer;
+  try {
+    answer = await api.tabs.sendMessage(tab.id, { type: "pagesieve.showHidden", on });
+  } catch (e) {
+    answer = { ok: false, error: "this page cannot be shown (reload it)" };
+  }
+  if (answer && answer.ok) {
+    setShowHidden(true, on);
+    $("status").textContent = on ? `${answer.shown} hidden part(s) outlined, each with its reason (Tab on the page walks them).` : "Hidden again.";
+  } else {
+    $("status").textContent = (answer && answer.error) || "no answer";
   }
 }
 
@@ -71,9 +96,14 @@ async function openLibrary() {
 async function init() {
   for (const mode of ["hide", "reader", "off"]) $(mode).addEventListener("click", () => run(mode));
   $("save").addEventListener("click", save);
+  $("showHidden").addEventListener("click", toggleShowHidden);
   $("library").addEventListener("click", openLibrary);
   const tab = await currentTab();
   const site = siteOf(tab && tab.url);
+  try {
+    const state = await api.tabs.sendMessage(tab.id, { type: "pagesieve.state" });
+    if (state && state.ok) setShowHidden(state.hidden > 0, state.showing);
+  } catch (e) { /* no content script in this tab (a browser page) */ }
   const { auto = {}, corrected = {} } = await api.storage.local.get(["auto", "corrected"]);
   $("auto").value = auto[site] || "";
   $("fixes").textContent = corrected[site]

@@ -123,3 +123,28 @@ def test_bad_model_file(tmp_path, example_page):
 def test_usage_error_exit_code():
     result = run_cli("extract")
     assert result.returncode == 2
+
+
+def test_extract_explain_prints_the_removal_log(example_page):
+    """``extract --explain``: one line per removed block (block, text start, stage, rule,
+    evidence), and the same log as JSON with ``--json``."""
+    result = run_cli("extract", str(example_page), "--explain", "--url", "https://hillkitchen.example/posts/sourdough-altitude/")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode("utf-8").splitlines()
+    assert lines[0].split() == ["block", "tag", "text", "stage", "rule", "evidence"]
+    by_text = {line.split("“")[1].split("”")[0]: line for line in lines[1:]}
+    assert "Lower air pressure" not in result.stdout.decode("utf-8")  # the article is not in the log
+    assert by_text["Recipes"].split()[:2] == ["4", "li"] and by_text["Recipes"].split()[3:6] == ["classifier", "svm-sure-noise", "score"]
+    assert "classifier" in by_text["Tried this at 1,800 m and it worked. Th…"]
+    assert "byline-in-header" in by_text["By Marta Quispe · 14 March 2026"]
+    assert "removed-tag" in by_text["Go"] and by_text["Go"].split()[0] == "-"
+    data = json.loads(run_cli("extract", str(example_page), "--explain", "--json").stdout)
+    assert data["title"].startswith("Sourdough at Altitude")
+    entries = {e["text"]: e for e in data["removed"]}
+    recipes = entries["Recipes"]
+    assert (recipes["tag"], recipes["stage"], recipes["rule"]) == ("li", "classifier", "svm-sure-noise")
+    assert recipes["evidence"]["score"] < recipes["evidence"]["cut"] == -1.0 and isinstance(recipes["block"], int)
+    assert entries["The Hill Kitchen"]["rule"] == "context" and set(entries["The Hill Kitchen"]["evidence"]) == {"score", "cut", "svm"}
+    assert len(data["removed"]) == len(lines) - 1
+    refused = run_cli("extract", str(example_page), "--json")
+    assert refused.returncode == 2 and b"--json goes with --explain" in refused.stderr

@@ -470,3 +470,57 @@ def test_the_page_is_freed_after_the_reply_is_written(tmp_path, snapshot):
     assert reply["ok"] and reply["hide"], reply
     assert held_while_writing and all(held_while_writing)  # the page was still alive while the reply went out
     assert host._spent == ()  # and freed right after
+
+
+def test_hide_replies_say_why_each_node_is_hidden(host, snapshot):
+    """``clean`` answers, beside each hidden id, ``[stage, rule, evidence]`` (docs/protocol.md,
+    "Why a node is hidden"); in mode "corrections" the reason is the user's correction."""
+    hide = host.request({"v": 1, "id": "h", "type": "clean", "mode": "hide", "snapshot": snapshot})
+    assert hide["ok"] and len(hide["why"]) == len(hide["hide"]) > 0
+    comments = _node_of(snapshot, "section", "3 comments")
+    why = dict(zip(hide["hide"], hide["why"]))
+    stage, rule, evidence = why[comments]
+    assert (stage, rule) == ("classifier", "svm-sure-noise") and evidence["score"] < evidence["cut"] == -1.0
+    assert evidence["blocks"] == 10  # the section holds no text of its own: the reason of its 10 blocks
+    assert all(w is None or (w[0] in ("preprocess", "classifier", "templates", "correction", "post-rule") and w[1]) for w in hide["why"])
+    reader = host.request({"v": 1, "id": "r", "type": "clean", "mode": "reader", "snapshot": snapshot})
+    assert reader["hide"] == hide["hide"] and reader["why"] == hide["why"]
+    node = _node_of(snapshot, "p", "Tried this at 1,800 m")
+    saved = host.request({"v": 1, "id": 2, "type": "label", "snapshot": snapshot, "node": node, "label": "noise"})
+    assert saved["ok"], saved
+    marked = host.request({"v": 1, "id": 3, "type": "clean", "mode": "corrections", "snapshot": snapshot})
+    stage, rule, evidence = dict(zip(marked["hide"], marked["why"]))[node]
+    assert stage == "correction" and rule.startswith("hide-this") and evidence["id"] == saved["label"]["id"]
+    assert evidence["created"] == round(saved["label"]["created"])
+    hidden = host.request({"v": 1, "id": 4, "type": "clean", "mode": "hide", "snapshot": snapshot})
+    assert dict(zip(hidden["hide"], hidden["why"]))[comments][0] == "correction"  # most of its text is the corrected kind
+    assert host.close() == 0
+
+
+def test_explain_tells_why_one_node_is_shown_or_hidden(host, snapshot):
+    """``explain`` judges the page as ``clean`` in mode "hide" and answers for one node: content,
+    noise (the block hidden around it, with the reason), removed by pre-processing; malformed
+    requests get error replies and the host keeps serving."""
+    def explain(n, node, **fields):
+        return host.request({"v": 1, "id": n, "type": "explain", "snapshot": snapshot, "node": node, **fields})
+
+    kept = explain(1, _node_of(snapshot, "p", "Lower air pressure"))
+    assert kept["ok"] and kept["type"] == "explained" and kept["verdict"] == "content" and kept["reason"] is None
+    assert kept["site"] == "hillkitchen.example" and kept["text"].startswith("Lower air pressure")
+    link = _node_of(snapshot, "a", "Rye at altitude")
+    noise = explain(2, link)
+    assert noise["verdict"] == "noise" and noise["tag"] == "section" and noise["node"] == link
+    hide = host.request({"v": 1, "id": 3, "type": "clean", "mode": "hide", "snapshot": snapshot})
+    assert noise["block"] in hide["hide"]  # the very node "hide noise" hides, for the same reason
+    assert dict(zip(hide["hide"], hide["why"]))[noise["block"]] == [noise["reason"][k] for k in ("stage", "rule", "evidence")]
+    button = explain(4, _node_of(snapshot, "button", "Go"))
+    assert button["verdict"] == "removed" and button["reason"] == {"stage": "preprocess", "rule": "removed-tag", "evidence": {"tag": "button"}}
+    assert explain(5, 10**6)["verdict"] == "unknown"
+    for n, message, code in (
+        (6, {"node": "x"}, 8), (7, {"node": -1}, 8), (8, {"node": True}, 8), (9, {"node": 1, "snapshot": None}, 8),
+        (10, {"node": 1, "snapshot": {"version": 1, "nodes": "no"}}, 7), (11, {"node": 1, "reference": 3}, 8),
+    ):
+        reply = host.request({"v": 1, "id": n, "type": "explain", "snapshot": snapshot, **message})
+        assert reply["ok"] is False and reply["id"] == n and reply["error"]["code"] == code, (message, reply)
+    assert host.request({"v": 1, "id": 12, "type": "ping"})["ok"]
+    assert host.close() == 0

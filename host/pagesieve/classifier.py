@@ -27,6 +27,7 @@ from pagesieve.context import context_features
 from pagesieve.features import N_FEATURES
 from pagesieve.layout import BOX_FEATURE_NAMES
 from pagesieve.page_type import PageTypeArrays
+from pagesieve.removal import Removal, rounded
 from pagesieve.signals import CARD_COLUMNS
 
 SURE_NOISE_DECISION = -1.0
@@ -270,14 +271,49 @@ class BlockClassifier:
             passes the cut, the blocks within :data:`FALLBACK_MARGIN` of the best score are
             kept: a reader asked for an article, and an empty one is never the better answer.
         """
+        keep, _d, score, _fallback = self.verdict(tree, candidates, x)
+        return keep, score
+
+    def verdict(self, tree: tuple, candidates: list[int], x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
+        """:meth:`classify` with what it decided on: ``(keep, decision, score, fallback)``, the
+        first three ``(n,)`` as there, and ``fallback`` the score cut of the fallback (the best
+        score less :data:`FALLBACK_MARGIN`) when no block passed the model's cut, else ``None``
+        (:meth:`reason` reads them). Arguments as :meth:`classify`."""
         d, score = self.scores(tree, candidates, x)
         if self.context is None:
             keep = d > self.threshold
         else:
             keep = (score > self.context_threshold) | (d >= SURE_CONTENT_DECISION)
+        fallback = None
         if len(score) and not keep.any():
-            keep = score >= score.max() - FALLBACK_MARGIN
-        return keep, score
+            fallback = float(score.max() - FALLBACK_MARGIN)
+            keep = score >= fallback
+        return keep, d, score, fallback
+
+    def reason(self, decision: float, score: float, fallback: float | None = None) -> Removal:
+        """The :class:`~pagesieve.removal.Removal` of a block this model judged noise, from its
+        SVM ``decision`` and ``score`` (:meth:`verdict`): rule ``"svm"`` (no context stage:
+        decision under :attr:`threshold`), ``"svm-sure-noise"`` (decision under
+        :data:`SURE_NOISE_DECISION`, not passed to the context stage), ``"context"`` (context
+        probability under :attr:`context_threshold`) or ``"below-best"`` (no block passed the
+        cut, and this one scored under ``fallback``). Evidence: ``score`` and ``cut``, and the
+        SVM decision ``svm`` beside a context score."""
+        rule = self.rule(decision, fallback)
+        if rule == "below-best":
+            return Removal("classifier", rule, {"score": rounded(score), "cut": rounded(fallback)})
+        if rule == "svm":
+            return Removal("classifier", rule, {"score": rounded(decision), "cut": rounded(self.threshold)})
+        if rule == "svm-sure-noise":
+            return Removal("classifier", rule, {"score": rounded(decision), "cut": SURE_NOISE_DECISION})
+        return Removal("classifier", rule, {"score": rounded(score), "cut": rounded(self.context_threshold), "svm": rounded(decision)})
+
+    def rule(self, decision: float, fallback: float | None = None) -> str:
+        """The rule of :meth:`reason` alone (no evidence made), for a block judged noise."""
+        if fallback is not None:
+            return "below-best"
+        if self.context is None:
+            return "svm"
+        return "svm-sure-noise" if decision < SURE_NOISE_DECISION else "context"
 
     def scores(self, tree: tuple, candidates: list[int], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(decision, score)`` of the candidate blocks, both ``(n,)``, before any cut: the SVM

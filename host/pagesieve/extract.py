@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from lxml import etree
@@ -27,6 +27,7 @@ from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.page_type import PAGE_TYPES
+from pagesieve.removal import Removal, RemovalLog
 from pagesieve.signals import card_columns, page_signals, raw_page_signals
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
@@ -54,6 +55,8 @@ class Analysis:
             model that reads them first asks; ``None`` until then.
         page_type: ``(len(page_type.PAGE_TYPES),)`` probabilities of the page types, filled in by
             :func:`model_rows` for a model with a page-type stage; ``None`` otherwise.
+        removals: why each block judged noise was (:class:`pagesieve.removal.RemovalLog`),
+            recorded by the stages as they decide.
     """
 
     page: Page
@@ -65,20 +68,27 @@ class Analysis:
     raw_signals: dict | None = None
     card_features: np.ndarray | None = None
     page_type: np.ndarray | None = None
+    removals: RemovalLog = field(default_factory=RemovalLog)
 
 
-def analyse(page: Page, title_only: bool = False, signals: bool = True) -> Analysis:
+def analyse(page: Page, title_only: bool = False, signals: bool = True, explain: bool = False) -> Analysis:
     """Metadata, pre-processing, segmentation and features of ``page`` (its tree is changed);
     with ``title_only``, the metadata holds the title alone (see :func:`extract_metadata`); with
     ``signals`` false, the raw page signals (:func:`pagesieve.signals.raw_page_signals`, read
-    before pre-processing, for a model with a page-type stage) are not read."""
+    before pre-processing, for a model with a page-type stage) are not read; with ``explain``,
+    the elements pre-processing removes are logged with their reasons
+    (:attr:`pagesieve.removal.RemovalLog.preprocessed`)."""
     metadata = extract_metadata(page, title_only=title_only)
     raw_signals = raw_page_signals(page.root, page.url) if signals else None  # before pre-processing removes scripts and forms
-    preprocess(page)
+    removals = RemovalLog()
+    removed: list | None = [] if explain else None
+    preprocess(page, removals=removed)
+    if removed is not None:
+        removals.preprocessed = [(element, Removal("preprocess", rule, {"tag": element.tag})) for element, rule in removed]
     blocks = segment(page.root)
     title = metadata.title or page.title
     candidates, features = block_features(blocks, title)
-    return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals)
+    return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals)
 
 
 def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
@@ -104,15 +114,43 @@ def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
 
 
 def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
-    """Per block (all blocks, document order): True if it is main content."""
+    """Per block (all blocks, document order): True if it is main content. The classifier's
+    reason for each block it judged noise is made on request (``analysis.removals.first_pass``,
+    :meth:`pagesieve.classifier.BlockClassifier.reason`), the page rules' as they drop."""
     keep = [False] * len(analysis.blocks)
     if analysis.candidates:
         tree = tree_arrays(analysis.blocks)
-        is_content, _score = model.classify(tree, analysis.candidates, model_rows(analysis, model))
+        is_content, decision, score, fallback = model.verdict(tree, analysis.candidates, model_rows(analysis, model))
         for i, flag in zip(analysis.candidates, is_content):
             keep[i] = bool(flag)
+        analysis.removals.first_pass = _FirstPassReasons(model, analysis.candidates, is_content, decision, score, fallback)
         settle(analysis, keep)
     return keep
+
+
+class _FirstPassReasons:
+    """Block index -> the classifier's :class:`~pagesieve.removal.Removal` of it (``None`` for a
+    block it kept or did not judge), made when called; :meth:`rule` gives its rule alone."""
+
+    __slots__ = ("model", "candidates", "is_content", "decision", "score", "fallback")
+
+    def __init__(self, model: BlockClassifier, candidates: list[int], is_content, decision, score, fallback) -> None:
+        self.model, self.candidates, self.is_content = model, candidates, is_content
+        self.decision, self.score, self.fallback = decision, score, fallback
+
+    def _row(self, index: int) -> int | None:
+        row = bisect_left(self.candidates, index)
+        if row == len(self.candidates) or self.candidates[row] != index or self.is_content[row]:
+            return None
+        return row
+
+    def __call__(self, index: int) -> Removal | None:
+        row = self._row(index)
+        return None if row is None else self.model.reason(float(self.decision[row]), float(self.score[row]), self.fallback)
+
+    def rule(self, index: int) -> str | None:
+        row = self._row(index)
+        return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
 SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates")
@@ -125,19 +163,21 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     kept (:func:`headline_block`), structures are completed (:func:`complete_structures`), and
     comment sections, boilerplate labels and unrendered templates are dropped
     (:func:`drop_comment_sections`, :func:`drop_boilerplate_labels`,
-    :func:`drop_unrendered_templates`). ``skip``: names of :data:`SETTLE_RULES` not to run."""
+    :func:`drop_unrendered_templates`; each drop logged in ``analysis.removals``, stage
+    ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not to run."""
+    log = analysis.removals
     if "headline" not in skip:
         headline = headline_block(analysis, keep)
         if headline is not None:
             keep[headline] = True
     if "structures" not in skip:
-        complete_structures(analysis.blocks, keep)
+        complete_structures(analysis.blocks, keep, log)
     if "comments" not in skip:
-        drop_comment_sections(analysis.blocks, keep, forum=is_forum(analysis.page_type))
+        drop_comment_sections(analysis.blocks, keep, log, forum=is_forum(analysis.page_type))
     if "labels" not in skip:
-        drop_boilerplate_labels(analysis.blocks, keep)
+        drop_boilerplate_labels(analysis.blocks, keep, log)
     if "templates" not in skip:
-        drop_unrendered_templates(analysis.blocks, keep)
+        drop_unrendered_templates(analysis.blocks, keep, log)
 
 
 COMMENT_SECTION_RE = re.compile("comment(?!ary)|disqus")
@@ -180,9 +220,11 @@ def is_forum(page_type: np.ndarray | None) -> bool | None:
     return PAGE_TYPES[int(np.argmax(page_type))] == "forum"
 
 
-def drop_comment_sections(blocks: list[Block], keep: list[bool], forum: bool | None = None) -> int:
+def drop_comment_sections(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None,
+                          forum: bool | None = None) -> int:
     """Judge the blocks inside comment sections noise, in place, unless the page may be a forum
-    thread; returns how many kept blocks were dropped.
+    thread; returns how many kept blocks were dropped (each logged in ``log`` as post-rule
+    ``"comment-section"``, with the section's ``class``/``id`` and its share of the page's text).
 
     A page may be a thread when the blocks kept outside its comment sections hold less than
     :data:`ARTICLE_MIN_CHARS`, unless a page-type stage names another type the likeliest
@@ -210,12 +252,14 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool], forum: bool | N
         return 0
     total = blocks[0].sub_chars
     inside = [False] * len(blocks)
+    section_of = [-1] * len(blocks)  # the block that opened the section each block is inside
     ends = None  # subtree_ends(blocks), made once, if ever
     for b in blocks:
         if b.parent < 0:
             continue
         if inside[b.parent]:
             inside[b.index] = True
+            section_of[b.index] = section_of[b.parent]
             continue
         element = b.element
         names = element.get("class"), element.get("id")
@@ -227,8 +271,10 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool], forum: bool | N
                 if comment_marks(blocks, range(section[0], ends[section[-1]] + 1)) >= HEADING_SECTION_MIN_MARKS:
                     for i in section:
                         inside[i] = True
+                        section_of[i] = b.index
             elif b.sub_chars < COMMENT_SECTION_MAX_SHARE * total:
                 inside[b.index] = True
+                section_of[b.index] = b.index
     if forum is not False and sum(b.chars for b in blocks if keep[b.index] and not inside[b.index]) < ARTICLE_MIN_CHARS:
         return 0
     dropped = 0
@@ -236,7 +282,18 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool], forum: bool | N
         if inside[b.index] and keep[b.index]:
             keep[b.index] = False
             dropped += 1
+            if log is not None:
+                log.drop(b.index, _comment_reason(blocks[section_of[b.index]], total))
     return dropped
+
+
+def _comment_reason(opener: Block, total: int) -> Removal:
+    """The :class:`~pagesieve.removal.Removal` of a block in the comment section ``opener``
+    opened (a comments container, or a heading named as comments), on a page of ``total``
+    characters."""
+    names = " ".join(n for n in (opener.element.get("class"), opener.element.get("id")) if n)
+    share = opener.sub_chars / total if total else 0.0
+    return Removal("post-rule", "comment-section", {"marked": f"<{opener.tag}> {names[:60]}", "share": round(share, 3)})
 
 
 def comment_marks(blocks: list[Block], indices: Iterable[int]) -> int:
@@ -282,7 +339,7 @@ LABEL_TRIM = " ()[]-\u2013\u2014:.\u00b7|*^\u2191\u25b2"
 """Punctuation and arrows around a label ("(Story continues below)", "- Advertisement -", "↑ Top of page")."""
 
 
-def drop_boilerplate_labels(blocks: list[Block], keep: list[bool]) -> int:
+def drop_boilerplate_labels(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None) -> int:
     """Judge noise, in place, the kept blocks whose own text is only a label of the page's
     furniture: an ad slot's (:data:`AD_LABEL_RE`) or a link back to the top
     (:data:`BACK_TO_TOP_RE`), once :data:`LABEL_TRIM` is trimmed; returns how many.
@@ -292,15 +349,19 @@ def drop_boilerplate_labels(blocks: list[Block], keep: list[bool]) -> int:
     them as content. On the held-out pages (``pagesieve eval``), 150 labels left the kept text:
     97 ad labels (82 "Advertisement", 9 "(Story continues below)") and 53 back-to-top links;
     macro F1 moves by 0.0001 at most (cleaneval), as each is one to four tokens, but a reader
-    sees them in the reader view.
+    sees them in the reader view. Each drop is logged in ``log`` as post-rule ``"ad-label"`` or
+    ``"back-to-top"``.
     """
     dropped = 0
     for b in blocks:
         if keep[b.index] and 0 < b.chars < 60:
             label = b.text.strip(LABEL_TRIM)
-            if AD_LABEL_RE.fullmatch(label) or BACK_TO_TOP_RE.fullmatch(label):
+            ad = AD_LABEL_RE.fullmatch(label)
+            if ad or BACK_TO_TOP_RE.fullmatch(label):
                 keep[b.index] = False
                 dropped += 1
+                if log is not None:
+                    log.drop(b.index, Removal("post-rule", "ad-label" if ad else "back-to-top", {"label": label}))
     return dropped
 
 
@@ -318,7 +379,7 @@ CODE_TAGS = ("code", "kbd", "samp", "tt", "var")
 ``<tt>``): a template expression inside them is quoted, not left unrendered."""
 
 
-def drop_unrendered_templates(blocks: list[Block], keep: list[bool]) -> int:
+def drop_unrendered_templates(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None) -> int:
     """Judge noise, in place, the kept blocks whose own text holds an unrendered template
     expression (:data:`TEMPLATE_PLACEHOLDER_RE`); returns how many.
 
@@ -326,15 +387,18 @@ def drop_unrendered_templates(blocks: list[Block], keep: list[bool]) -> int:
     {{article.article.magazine.pretty_date}} issue of ...`` (forbes.com pages of 2017 in big9,
     saved before their scripts ran): the block is the frame of a value the page never got. A
     block in ``<pre>`` or holding :data:`CODE_TAGS` quotes template syntax (Django's
-    documentation of ``{{ form }}``) and stays.
+    documentation of ``{{ form }}``) and stays. Each drop is logged in ``log`` as post-rule
+    ``"unrendered-template"`` with the expression.
     """
     dropped = 0
     for b in blocks:
         if keep[b.index] and not b.pre and b.chars:
             text = b.text
-            if "{{" in text and TEMPLATE_PLACEHOLDER_RE.search(text) and next(b.element.iter(*CODE_TAGS), None) is None:
+            if "{{" in text and (found := TEMPLATE_PLACEHOLDER_RE.search(text)) and next(b.element.iter(*CODE_TAGS), None) is None:
                 keep[b.index] = False
                 dropped += 1
+                if log is not None:
+                    log.drop(b.index, Removal("post-rule", "unrendered-template", {"expression": found.group(0)[:80]}))
     return dropped
 
 
@@ -366,7 +430,7 @@ STRUCTURE_DROP_TAGS = frozenset({"table", "ul", "ol", "dl"})
 kept is still whole enough to read)."""
 
 
-def complete_structures(blocks: list[Block], keep: list[bool]) -> None:
+def complete_structures(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None) -> None:
     """Keep data tables, lists, figures and quotes whole when they are mostly content, and drop
     the scraps kept of tables and lists that are mostly noise, in place.
 
@@ -376,7 +440,9 @@ def complete_structures(blocks: list[Block], keep: list[bool]) -> None:
     figure's caption with its image for the same reason (``_cleanConditionally`` spares figures).
     A table or list (:data:`STRUCTURE_DROP_TAGS`) with less than :data:`STRUCTURE_DROP_SHARE` of
     its text kept is dropped whole, and so is a table of facts with less than
-    :data:`FACTS_TABLE_DROP_SHARE` (:func:`_drop_scraps_of_facts_table`).
+    :data:`FACTS_TABLE_DROP_SHARE` (:func:`_drop_scraps_of_facts_table`). Each kept block so
+    dropped is logged in ``log`` as post-rule ``"structure-scraps"`` (or ``"facts-table-scraps"``)
+    with the share of the structure's text that was kept.
     """
     n = len(blocks)
     last = subtree_ends(blocks)
@@ -388,7 +454,7 @@ def complete_structures(blocks: list[Block], keep: list[bool]) -> None:
         inside = range(b.index, last[b.index] + 1)
         if any(blocks[i].element.tag not in parts for i in inside[1:]):
             if b.element.tag == "table":
-                _drop_scraps_of_facts_table(blocks, keep, inside)
+                _drop_scraps_of_facts_table(blocks, keep, inside, log)
             continue
         total = sum(blocks[i].chars for i in inside)
         kept = sum(blocks[i].chars for i in inside if keep[i])
@@ -403,8 +469,18 @@ def complete_structures(blocks: list[Block], keep: list[bool]) -> None:
                 if blocks[i].chars > 0 or blocks[i].images > 0:
                     keep[i] = True
         elif 0 < kept < STRUCTURE_DROP_SHARE * total and b.element.tag in STRUCTURE_DROP_TAGS:
+            if log is not None:
+                _log_scraps(log, keep, inside, "structure-scraps", b.tag, kept / total, STRUCTURE_DROP_SHARE)
             for i in inside:
                 keep[i] = False
+
+
+def _log_scraps(log: RemovalLog, keep: list[bool], inside: range, rule: str, tag: str, share: float, cut: float) -> None:
+    """Log the kept blocks of ``inside`` (a structure about to be dropped whole) as ``rule``."""
+    removal = Removal("post-rule", rule, {"structure": tag, "kept_share": round(share, 3), "cut": cut})
+    for i in inside:
+        if keep[i]:
+            log.drop(i, removal)
 
 
 FACTS_TABLE_DROP_SHARE = 0.1
@@ -413,7 +489,7 @@ FACTS_TABLE_DROP_SHARE = 0.1
 0.0009; at 0.1 no dataset moves, and 7 held-out tables (108 characters) go."""
 
 
-def _drop_scraps_of_facts_table(blocks: list[Block], keep: list[bool], inside: range) -> None:
+def _drop_scraps_of_facts_table(blocks: list[Block], keep: list[bool], inside: range, log: RemovalLog | None = None) -> None:
     """Drop, in place, what was kept of a table of facts with less than
     :data:`FACTS_TABLE_DROP_SHARE` of its text kept.
 
@@ -428,6 +504,8 @@ def _drop_scraps_of_facts_table(blocks: list[Block], keep: list[bool], inside: r
     total = sum(blocks[i].chars for i in inside)
     kept = sum(blocks[i].chars for i in inside if keep[i])
     if 0 < kept < FACTS_TABLE_DROP_SHARE * total:
+        if log is not None:
+            _log_scraps(log, keep, inside, "facts-table-scraps", "table", kept / total, FACTS_TABLE_DROP_SHARE)
         for i in inside:
             keep[i] = False
 
@@ -550,22 +628,26 @@ def judge_page(
     evidence_kinds: Iterable[str] = DEFAULT_KINDS,
     corrections: SiteRules | None = None,
     title_only: bool = True,
+    explain: bool = False,
 ) -> tuple[Analysis, list[bool]]:
     """Analyse and classify ``page``: its :class:`Analysis` and, per block (document order),
     True if the block is main content. Changes ``page.root`` in place.
 
     The part of :func:`extract_page` that "hide noise" needs: no article is rendered, and the
     analysis's metadata holds the title alone unless ``title_only`` is false (hiding needs no
-    byline, date or lead image). Other arguments and errors as :func:`extract_page`.
+    byline, date or lead image). Every stage logs why it judged a block noise in
+    ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``, pre-processing logs the
+    elements it removes too. Other arguments and errors as :func:`extract_page`.
     """
     model = model or model_for(page)
-    analysis = analyse(page, title_only=title_only, signals=getattr(model, "page_type", None) is not None)
+    analysis = analyse(page, title_only=title_only, signals=getattr(model, "page_type", None) is not None, explain=explain)
     keep = classify(analysis, model)
     if templates is not None:
         evidence_kinds = tuple(evidence_kinds)
-        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates, evidence_kinds), evidence_kinds)
+        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates, evidence_kinds), evidence_kinds,
+                       log=analysis.removals, templates=templates)
     if corrections:
-        apply_rules(analysis.page, analysis.blocks, keep, corrections)
+        apply_rules(analysis.page, analysis.blocks, keep, corrections, log=analysis.removals)
     return analysis, keep
 
 
@@ -624,9 +706,10 @@ def render_article(analysis: Analysis, keep: list[bool]) -> Article:
                        title_heading_block(blocks, keep, analysis.metadata.title)]
     if any(i is not None for i in shown_in_header):
         keep = list(keep)
-        for i in shown_in_header:
+        for i, rule in zip(shown_in_header, ("byline-in-header", "title-in-header")):
             if i is not None:
                 keep[i] = False
+                analysis.removals.header[i] = Removal("post-rule", rule, {"html_only": True})
     body = prune(blocks, keep)
     html = finish_html(body, page.url)
     return Article(

@@ -1,4 +1,4 @@
-"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json] [--site-templates]``."""
+"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json] [--site-templates] [--explain [--json]]``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from pagesieve.errors import ReadError
+from pagesieve.errors import ReadError, UsageError
 
 FORMATS = ("text", "html", "markdown", "json")
 
@@ -30,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also use what `pagesieve learn` (or the extension) learned of the page's site; needs --url",
     )
     parser.add_argument("--store", type=Path, default=None, help="template store file for --site-templates")
+    parser.add_argument(
+        "--explain", action="store_true",
+        help="instead of the article, print what was removed from it and why: block, text start, stage, rule, evidence",
+    )
+    parser.add_argument("--json", action="store_true", help="with --explain: the removal log as JSON")
 
 
 def read_source(path: str) -> bytes:
@@ -69,16 +74,23 @@ def main(args: argparse.Namespace) -> int:
     from pagesieve.model_store import load_model
     from pagesieve.extract import extract
 
+    if args.json and not args.explain:
+        raise UsageError("--json goes with --explain (for the article as JSON: --format json)")
     model = load_model(args.model) if args.model else None
     source = read_source(args.path)
+    templates = None
     if args.site_templates:
-        from pagesieve.extract import extract_page
-        from pagesieve.page.html import parse_html
         from pagesieve.templates.store import TemplateStore
         from pagesieve.templates.urls import site_of
 
         with TemplateStore(args.store) as store:
             templates = store.templates_for(site_of(args.url), args.url)
+    if args.explain:
+        return explain(source, args, model, templates)
+    if templates is not None:
+        from pagesieve.extract import extract_page
+        from pagesieve.page.html import parse_html
+
         article = extract_page(parse_html(source, url=args.url), model=model, templates=templates)
     else:
         article = extract(source, url=args.url, model=model)
@@ -88,4 +100,24 @@ def main(args: argparse.Namespace) -> int:
         print(f"pagesieve: warning: {warning}", file=sys.stderr)
     if not article.text.strip():
         print(f"pagesieve: {NO_TEXT_NOTE}", file=sys.stderr)
+    return 0
+
+
+def explain(source: bytes, args: argparse.Namespace, model, templates) -> int:
+    """Print the removal log of one page (:func:`pagesieve.explain.removal_log`): a table, or
+    with ``--json`` ``{"url", "title", "removed": [entries]}``."""
+    from pagesieve.explain import log_lines, removal_log
+    from pagesieve.extract import judge_page, render_article
+    from pagesieve.page.html import parse_html
+
+    page = parse_html(source, url=args.url)
+    analysis, keep = judge_page(page, model=model, templates=templates, title_only=False, explain=True)
+    article = render_article(analysis, keep)
+    entries = removal_log(analysis, keep)
+    if args.json:
+        print(json.dumps({"url": args.url, "title": article.metadata.title, "removed": entries}, ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(log_lines(entries)))
+    for warning in article.warnings:
+        print(f"pagesieve: warning: {warning}", file=sys.stderr)
     return 0

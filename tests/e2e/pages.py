@@ -32,3 +32,53 @@ def serve_cold_start_pair(serve_page, datasets_dir) -> dict[str, str]:
     for page_id, path in paths.items():
         serve_page(path, read_page(dataset, page_id).replace("http://blogs.nfl.com/", "/"))
     return paths
+
+
+EXPLAIN_NOTE = "Every recipe on The Hill Kitchen is tested at 2,400 metres before we publish it."
+"""A line every post of the "Show hidden" site carries in its article: the classifier keeps it,
+the site's template (learned from three other posts) hides it."""
+
+EXPLAIN_FIX = "Left: the sea-level recipe at altitude."
+"""The start of the example page's figure caption, which the "Show hidden" tests hide with a
+correction (the figure keeps its picture, so the caption is hidden on its own)."""
+
+
+def explain_site_pages(posts: int = 4) -> dict[str, str]:
+    """``{path: html}`` of ``posts`` posts of one site (``/why/0/`` ...): the example page with
+    :data:`EXPLAIN_NOTE` at the end of its article, and, but for the last post, the article's own
+    texts replaced by the post's own (the byline and the note stay), as another post of the
+    site would be. The last post is the example page itself with the note."""
+    from lxml import etree
+
+    from .conftest import REPO
+
+    html = (REPO / "examples" / "article.html").read_bytes().decode("utf-8")
+    html = html.replace("</article>", f'<p class="note">{EXPLAIN_NOTE}</p></article>')
+    pages = {}
+    for n in range(posts):
+        if n < posts - 1:
+            root = etree.HTML(html)
+            for k, el in enumerate(root.find(".//article").iter("h1", "h2", "p", "li", "td", "th", "figcaption", "code")):
+                if el.get("class") not in ("byline", "note"):
+                    el.text = f"Post {n} says thing number {k} of its own"
+            pages[f"/why/{n}/"] = "<!doctype html>" + etree.tostring(root, method="html", encoding="unicode")
+        else:
+            pages[f"/why/{n}/"] = html
+    return pages
+
+
+def check_reason_labels(labels: list[str], focused: str | None, picker: list[str], made) -> None:
+    """What both browsers' "Show hidden" tests assert of the labels on the last post of
+    :func:`explain_site_pages` (four posts learned, one correction made at ``made``, a
+    ``datetime``): every label gives a reason; the template's, the correction's (its date) and the
+    classifier's are there; Tab reached a label (``focused``: its class and text); the picker on
+    the note named the template (``picker``: the reason lines of the picker bars)."""
+    import re
+
+    template = "hidden: seen on 4 of 4 pages of this site"
+    assert labels and all(label.startswith("hidden: ") for label in labels), labels
+    assert template in labels and f"hidden: by your correction of {made.day} {made:%B}" in labels, labels
+    assert any(re.fullmatch(r"hidden: the classifier is sure it is noise \(score -\d+(\.\d+)? < -1\)(; \d+ blocks)?", label)
+               for label in labels), labels
+    assert focused is not None and focused.startswith("why hidden: "), focused
+    assert picker == [template], picker

@@ -22,11 +22,16 @@ DRIVER = Path(__file__).resolve().parent / "firefox"
 UUID = "0b6c5a4e-4a3c-4f7a-9d43-0f4c7a7c1b11"
 
 
-def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_path, artifacts, datasets_dir_optional):
+def need_firefox_and_driver() -> None:
+    """Skip the test, saying why, without Firefox ESR or the BiDi driver (puppeteer-core)."""
     if not Path(FIREFOX).exists():
         pytest.skip(f"{FIREFOX} is not installed (apt-get install firefox-esr; .ci/run does it)")
     if shutil.which("node") is None or not (DRIVER / "node_modules" / "puppeteer-core").is_dir():
         pytest.skip("puppeteer-core is not installed: (cd tests/e2e/firefox && npm ci); .ci/run does it")
+
+
+def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_path, artifacts, datasets_dir_optional):
+    need_firefox_and_driver()
     from pagesieve.evaluation.datasets import load_dataset, read_truth
     from pagesieve.evaluation.runner import load_split, select_ids
     from pagesieve.native.install import install
@@ -105,10 +110,7 @@ def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifa
     """No host registered (an empty HOME): "reader" opens the extension's own reader page with the
     article (Mozilla's Readability), the page is left as it was, the popup says what needs the host
     and gives the command that installs it."""
-    if not Path(FIREFOX).exists():
-        pytest.skip(f"{FIREFOX} is not installed (apt-get install firefox-esr; .ci/run does it)")
-    if shutil.which("node") is None or not (DRIVER / "node_modules" / "puppeteer-core").is_dir():
-        pytest.skip("puppeteer-core is not installed: (cd tests/e2e/firefox && npm ci); .ci/run does it")
+    need_firefox_and_driver()
     home = tmp_path / "home"
     home.mkdir()
     serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
@@ -135,3 +137,47 @@ def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifa
     box = " ".join(r["install"].split())
     assert "pagesieve install-host" in box and f"pipx install pagesieve-{version}-py3-none-any.whl" in box, box
     assert "Reader still works without it" in box and "saving articles" in box, box
+
+
+def test_show_hidden_labels_each_hidden_block_with_its_reason_in_firefox(server, serve_page, tmp_path, artifacts):
+    """Issue 32 in Firefox: "Show hidden" outlines the hidden blocks in place, each labelled with
+    its reason (the site's template, the user's correction of today, the classifier); Tab reaches
+    the labels, the picker shows the reason of the hidden block under it, Esc ends it and the page
+    is as it was hidden (tests/e2e/test_chromium.py has the same in Chromium)."""
+    import datetime
+
+    from pagesieve.native.install import install
+
+    from .pages import EXPLAIN_FIX, EXPLAIN_NOTE, check_reason_labels, explain_site_pages
+
+    need_firefox_and_driver()
+    home = tmp_path / "home"
+    install(["firefox"], home=home, launcher_dir=tmp_path / "launcher", platform="linux")
+    pages = explain_site_pages()
+    for path, html in pages.items():
+        serve_page(f"/ff{path}", html)
+    serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({
+        "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
+        "uuid": UUID, "screenshots": str(artifacts), "urls": [],
+        "control": server.replace("127.0.0.1", "localhost") + "/control/",
+        "showHidden": {"urls": [f"{server}/ff{path}" for path in pages], "note": EXPLAIN_NOTE, "fix": EXPLAIN_FIX},
+    }))
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    today = datetime.datetime.now()
+    done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=DRIVER)
+    assert done.returncode == 0, done.stderr[-2000:]
+    r = json.loads(done.stdout)["showHidden"]
+    assert r["pickFix"]["ok"] and r["fixReason"] == "shown: pagesieve keeps this as content", r
+    # the three posts and this one, learned as they loaded (before it was cleaned)
+    assert r["hide"]["ok"] and r["hide"]["sitePages"] == 4 and r["hide"]["corrections"] == 1, r["hide"]
+    assert EXPLAIN_NOTE not in r["textHidden"] and EXPLAIN_FIX not in r["textHidden"]
+    assert r["show"] == {"ok": True, "shown": r["hide"]["hidden"]} and r["state"]["showing"], r
+    assert EXPLAIN_NOTE in r["textShown"] and EXPLAIN_FIX in r["textShown"]  # shown in place
+    assert r["pick"]["ok"], r["pick"]
+    check_reason_labels(r["labels"], r["focused"], r["picker"], today)
+    assert r["showingAfterPicker"] is True and r["showingAfterEscape"] is False
+    assert r["domRestored"] and r["textRestored"]
+    assert r["undo"] == {"ok": True}

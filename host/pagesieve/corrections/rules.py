@@ -26,6 +26,7 @@ from pagesieve.blocks import Block, subtree_ends
 from pagesieve.corrections.signature import PathIndex, text_anchor
 from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
 from pagesieve.page.model import Page
+from pagesieve.removal import Removal, RemovalLog
 from pagesieve.templates.urls import site_of
 
 
@@ -72,8 +73,11 @@ def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths:
     return out
 
 
-def apply_rules(page: Page, blocks: list[Block], keep: list[bool], rules: SiteRules | None) -> list[RuleMatch]:
-    """Apply the site's labels to ``keep`` (per block, True = main content), in place.
+def apply_rules(page: Page, blocks: list[Block], keep: list[bool], rules: SiteRules | None,
+                log: RemovalLog | None = None) -> list[RuleMatch]:
+    """Apply the site's labels to ``keep`` (per block, True = main content), in place; each block
+    a "noise" label makes noise is logged in ``log`` (:func:`correction_removal`), whatever the
+    earlier stages said of it: the user's word is the reason it is hidden.
 
     Returns:
         The matches applied (for the reply and for tests).
@@ -84,13 +88,27 @@ def apply_rules(page: Page, blocks: list[Block], keep: list[bool], rules: SiteRu
     last = subtree_ends(blocks)
     for match in matches:
         content = match.label.label == 1
+        removal = correction_removal(match.label) if log is not None and not content else None
         for start in match.blocks:
             for i in range(start, last[start] + 1):
                 if not content:
                     keep[i] = False
+                    if removal is not None:
+                        log.drop(i, removal)
                 elif blocks[i].chars > 0 or blocks[i].images > 0:
                     keep[i] = True
     return matches
+
+
+def correction_removal(label: Label) -> Removal:
+    """The :class:`~pagesieve.removal.Removal` of a block hidden by the "noise" ``label``: stage
+    ``"correction"``, rule ``"hide-this"`` (``"hide-this-text"`` for a label anchored on one
+    block's text); evidence: the label's ``id``, when it was made (``created``, Unix time in
+    seconds), the kind of block (``signature``) and the start of its text (``snippet``)."""
+    return Removal("correction", "hide-this-text" if label.anchor else "hide-this", {
+        "id": label.id, "created": round(label.created), "signature": label.signature.describe(),
+        "snippet": (label.snippet or "")[:80],
+    })
 
 
 def noise_rule_ids(blocks: list[Block], matches: list[RuleMatch]) -> list[int]:
@@ -110,6 +128,21 @@ def noise_rule_ids(blocks: list[Block], matches: list[RuleMatch]) -> list[int]:
         else:
             i += 1
     return [n for n in out if n >= 0]
+
+
+def noise_rule_reasons(blocks: list[Block], matches: list[RuleMatch]) -> dict[int, Removal]:
+    """Node id -> :func:`correction_removal` of the newest "noise" label matching the block of
+    that id (what :func:`noise_rule_ids` hides in the "corrections" mode is hidden for it)."""
+    last = subtree_ends(blocks)
+    out: dict[int, Removal] = {}
+    for match in matches:
+        if match.label.label != 0:
+            continue
+        removal = correction_removal(match.label)
+        for start in match.blocks:
+            for i in range(start, last[start] + 1):
+                out[blocks[i].node_id] = removal
+    return out
 
 
 def target_block(blocks: list[Block], element_of_node, node_id: int) -> int | None:

@@ -21,7 +21,7 @@ from pagesieve import __version__
 PROTOCOL_VERSION = 1
 """The ``v`` of the envelope this host speaks."""
 
-MESSAGE_TYPES = ("ping", "learn", "clean", "history", "sites", "forget", "save", "library", "label", "labels", "part")
+MESSAGE_TYPES = ("ping", "learn", "clean", "history", "sites", "forget", "save", "library", "label", "labels", "part", "explain")
 """Request types."""
 
 MAX_STREAMS = 4
@@ -227,7 +227,7 @@ class Host:
             "ping": self.ping, "learn": self.learn, "clean": self.clean, "history": self.history,
             "sites": self.sites, "forget": self.forget,
             "save": self.save, "library": self.library, "label": self.label, "labels": self.labels,
-            "part": self.part,
+            "part": self.part, "explain": self.explain,
         }
         self._streams: dict[str, tuple] = {}  # stream -> (SnapshotStream, parts so far, last fed)
         self.library_dir = library_dir  # the article library folder (None: the user's default)
@@ -467,25 +467,69 @@ class Host:
     def clean(self, message: dict) -> dict:
         """``clean`` ``{"snapshot", "mode": "hide"|"reader"|"corrections", "templates"?,
         "learn"?, "private"?, "reference"?}`` -> ``{"type": "cleaned", "mode", "hide": [node
-        ids], "content": [node ids], "site", "site_pages", "model", "corrections", "learned",
-        "reference", "warnings", "host_ms", "article"?}``; ``article`` (metadata, html, text) in
-        reader mode only. With ``"learn": true`` the page is also learned, as a ``learn``
-        request would (not when ``"private": true``), after it was judged. ``reference``
+        ids], "why": [reason per hidden id], "content": [node ids], "site", "site_pages", "model",
+        "corrections", "learned", "reference", "warnings", "host_ms", "article"?}``; ``article``
+        (metadata, html, text) in reader mode only. ``why[k]`` is ``[stage, rule, evidence]``
+        (:meth:`pagesieve.removal.Removal.compact`) of ``hide[k]``
+        (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none. With
+        ``"learn": true`` the page is also learned, as a ``learn`` request would (not when
+        ``"private": true``), after it was judged. ``reference``
         (cold start, :mod:`pagesieve.templates.cold_start`): a page of the site fetched by the
         extension, used when the store has no reference page for this one; the reply's
         ``reference`` is its URL when it was used, else ``null`` (docs/protocol.md)."""
-        from pagesieve.errors import TemplateStoreError
-        from pagesieve.extract import judge_page, render_article, verdict_ids
-        from pagesieve.templates.evidence import DEFAULT_KINDS
-        from pagesieve.templates.urls import site_of
+        from pagesieve.explain import hidden_reasons
+        from pagesieve.extract import render_article, verdict_ids
 
         mode = message.get("mode", "hide")
         if mode not in ("hide", "reader", "corrections"):
             raise ProtocolError(ErrorCode.BAD_REQUEST, "\"mode\" must be \"hide\", \"reader\" or \"corrections\"")
-        use_templates = message.get("templates", True)
         learn, private = _flag(message, "learn"), _flag(message, "private")
-        reference = _reference(message)
         started = time.perf_counter()
+        judged = self._judge(message, mode, started, learn, private)
+        if isinstance(judged, dict):  # mode "corrections", answered
+            return judged
+        page, site, rules, templates, model, analysis, keep, learned, warnings, parsed = judged
+        if mode == "reader":
+            article = render_article(analysis, keep)
+            content_ids, noise_ids = article.content_ids, article.noise_ids
+        else:
+            content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
+            self._spent = (page, analysis, keep)  # freed after the reply is written (release())
+        why = [r.compact() if r is not None else None for r in hidden_reasons(analysis, keep)]
+        reply = {
+            "type": "cleaned", "mode": mode, "hide": noise_ids, "why": why, "content": content_ids,
+            "site": site, "site_pages": templates.pages if templates is not None else 0,
+            "model": "personal" if "personal" in model.meta else ("box-aware" if model.uses_boxes else "box-free"),
+            "corrections": len(rules.labels) if rules else 0,
+            "learned": learned,
+            "reference": templates.reference_url if templates is not None and templates.fetched else None,
+            "warnings": warnings,
+            "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
+        }
+        if mode == "reader":
+            data = article.to_dict()
+            reply["article"] = {k: v for k, v in data.items() if k not in ("content_ids", "noise_ids", "warnings")}
+        return reply
+
+    def _judge(self, message: dict, mode: str, started: float, learn: bool = False, private: bool = False,
+               explain: bool = False):
+        """The page of a ``clean`` or ``explain`` request judged as ``clean`` judges it (the
+        site's templates unless ``"templates": false``, a cold-start ``reference``, the user's
+        corrections, the model for the page), and learned with ``learn``: ``(page, site, rules,
+        templates, model, analysis, keep, learned, warnings, parsed)``; in ``mode``
+        ``"corrections"`` the ``clean`` reply itself (:meth:`_corrections_only`). With
+        ``explain``, pre-processing logs its removals (:func:`pagesieve.extract.judge_page`).
+
+        Raises:
+            ProtocolError: as :meth:`page`, :meth:`rules`, :meth:`model`; STORE.
+        """
+        from pagesieve.errors import TemplateStoreError
+        from pagesieve.extract import judge_page
+        from pagesieve.templates.evidence import DEFAULT_KINDS
+        from pagesieve.templates.urls import site_of
+
+        use_templates = message.get("templates", True)
+        reference = _reference(message)
         page = self.page(message)
         parsed = time.perf_counter()
         site = site_of(page.url)
@@ -507,47 +551,52 @@ class Host:
         model = self.model(page)
         # hiding needs the verdict only: no byline, date or lead image, no rendered article
         analysis, keep = judge_page(page, model=model, templates=templates, evidence_kinds=kinds, corrections=rules,
-                                    title_only=mode == "hide")
+                                    title_only=mode == "hide", explain=explain)
         learned = learn and self._learn_judged(page, analysis.blocks, private, warnings)
-        if mode == "reader":
-            article = render_article(analysis, keep)
-            content_ids, noise_ids = article.content_ids, article.noise_ids
-        else:
-            content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
-            self._spent = (page, analysis, keep)  # freed after the reply is written (release())
-        reply = {
-            "type": "cleaned", "mode": mode, "hide": noise_ids, "content": content_ids,
-            "site": site, "site_pages": templates.pages if templates is not None else 0,
-            "model": "personal" if "personal" in model.meta else ("box-aware" if model.uses_boxes else "box-free"),
-            "corrections": len(rules.labels) if rules else 0,
-            "learned": learned,
-            "reference": templates.reference_url if templates is not None and templates.fetched else None,
-            "warnings": warnings,
-            "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
-        }
-        if mode == "reader":
-            data = article.to_dict()
-            reply["article"] = {k: v for k, v in data.items() if k not in ("content_ids", "noise_ids", "warnings")}
-        return reply
+        return page, site, rules, templates, model, analysis, keep, learned, warnings, parsed
+
+    def explain(self, message: dict) -> dict:
+        """``explain`` ``{"snapshot", "node": id, "templates"?, "reference"?}`` -> ``{"type":
+        "explained", "node", "verdict": "content"|"noise"|"removed"|"unknown", "block", "tag",
+        "text", "reason": {"stage", "rule", "evidence"}|null, "site"}``: why the node is shown
+        or hidden when the page is judged as a ``clean`` in mode ``hide`` judges it (the same
+        templates, corrections and model; nothing is learned):
+        :func:`pagesieve.explain.node_reason`. (docs/protocol.md, "Explain")
+
+        Raises:
+            ProtocolError: BAD_REQUEST when ``node`` is not a node id; as ``clean`` otherwise.
+        """
+        from pagesieve.explain import node_reason
+
+        node = message.get("node")
+        if not isinstance(node, int) or isinstance(node, bool) or node < 0:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"node\" must be the node id of an element of the snapshot")
+        page, site, _rules, _templates, _model, analysis, keep, _learned, _warnings, _parsed = self._judge(
+            message, "hide", time.perf_counter(), explain=True)
+        return {"type": "explained", **node_reason(analysis, keep, node), "site": site}
 
     def _corrections_only(self, page, site, rules, started, parsed, learn, private, warnings) -> dict:
         """``clean`` in mode ``corrections``: only what the user's "hide this" corrections hide
         (no classifier): for pages the user has not asked to clean, where a correction must
         still hold (like a cosmetic filter). With ``learn``, the page is learned too."""
         from pagesieve.blocks import segment
-        from pagesieve.corrections.rules import match_rules, noise_rule_ids
+        from pagesieve.corrections.rules import match_rules, noise_rule_ids, noise_rule_reasons
         from pagesieve.page.preprocess import preprocess
 
         hide: list[int] = []
+        why: list = []
         learned = False
         if rules or learn:
             preprocess(page)
             blocks = segment(page.root)
             if rules:
-                hide = noise_rule_ids(blocks, match_rules(page, blocks, rules))
+                matches = match_rules(page, blocks, rules)
+                hide = noise_rule_ids(blocks, matches)
+                reasons = noise_rule_reasons(blocks, matches)
+                why = [reasons[n].compact() if n in reasons else None for n in hide]
             learned = learn and self._learn_judged(page, blocks, private, warnings)
         return {
-            "type": "cleaned", "mode": "corrections", "hide": hide, "content": [], "site": site, "site_pages": 0,
+            "type": "cleaned", "mode": "corrections", "hide": hide, "why": why, "content": [], "site": site, "site_pages": 0,
             "model": None, "corrections": len(rules.labels) if rules else 0, "learned": learned, "warnings": warnings,
             "host_ms": {"snapshot": round((parsed - started) * 1000, 1), "extract": round((time.perf_counter() - parsed) * 1000, 1)},
         }

@@ -314,14 +314,25 @@ def is_hidden(element: etree._Element, styles: dict | None = None) -> bool:
     return False
 
 
-def preprocess(page: Page) -> Page:
+PREPROCESS_RULES = ("removed-tag", "short-noscript", "label-of-control", "not-rendered", "hidden", "hidden-copy", "media-fallback")
+"""The pre-processing rules an element can be removed by (:func:`preprocess` with ``removals``):
+a tag of :data:`REMOVED_TAGS`, a ``<noscript>`` under :data:`NOSCRIPT_MIN_CHARS`, a label that
+:func:`names_a_control`, an element a snapshot lists as unrendered, one hidden by its markup
+(:func:`is_hidden`), a hidden copy (:func:`hidden_copy`), and a media element's fallback
+(:func:`media_fallback`)."""
+
+
+def preprocess(page: Page, removals: list | None = None) -> Page:
     """Clean ``page.root`` in place, as seed 004 §2.2 (a) with the changes named above.
 
     Removes the tags of :data:`REMOVED_TAGS` with their content (a control that
     :func:`swallows_page` is unwrapped instead), unwraps :data:`UNWRAPPED_TAGS` (a label that
     :func:`names_a_control` is removed instead), removes invisible elements, then removes
     elements left empty (no text, no :data:`CONTENT_LEAVES` inside). Text of removed elements'
-    tails is kept.
+    tails is kept. With a ``removals`` list, ``(element, rule)`` of each element removed by a
+    rule of :data:`PREPROCESS_RULES` is appended to it (comments and the empty elements, which
+    hold no text, are not; nor the player frames kept aside for the article), the decisions the
+    same.
 
     Returns:
         the same ``page`` (for chaining).
@@ -331,6 +342,8 @@ def preprocess(page: Page) -> Page:
     # The tag tests run inside libxml2 (``iter`` with tag names, one XPath for the attributes)
     # instead of a Python test per element: the same elements, in a third of the time.
     doomed: list[etree._Element] = list(root.iter(etree.Comment, etree.ProcessingInstruction, etree.Entity))
+    rules: list[tuple[int, str]] = []  # (first index in doomed, rule) of each run, with removals
+    note = rules.append if removals is not None else (lambda _run: None)
     to_unwrap: list[etree._Element] = []
     players: dict[etree._Element, etree._Element] = {}
     normalise_formulas(root)
@@ -341,6 +354,7 @@ def preprocess(page: Page) -> Page:
         if page.source == "html" and _text_length(element) >= NOSCRIPT_MIN_CHARS:
             to_unwrap.append(element)
         else:
+            note((len(doomed), "short-noscript"))
             doomed.append(element)
     body = root.find("body") if root.tag == "html" else None
     body_chars = cache(lambda: _text_length(root if body is None else body))  # counted once, if ever
@@ -349,24 +363,31 @@ def preprocess(page: Page) -> Page:
             to_unwrap.append(element)
         elif element.tag == "iframe" and player_frame(element):
             players[element] = _frame_copy(element)
+            note((len(doomed), ""))
             doomed.append(element)
         else:
+            note((len(doomed), "removed-tag"))
             doomed.append(element)
     for element in root.iter(*UNWRAPPED_TAGS):
         if element.tag == "label" and names_a_control(element) and not swallows_page(element, body_chars):
+            note((len(doomed), "label-of-control"))
             doomed.append(element)
         else:
             to_unwrap.append(element)
+    note((len(doomed), "hidden"))
     if page.hidden is not None:
         # a snapshot lists its unrendered elements; the attribute tests run as for HTML
         listed = [element for element in page.hidden if element.tag not in _NOT_HIDDEN_TESTED]
+        note((len(doomed), "not-rendered"))
         doomed.extend(listed)
+        note((len(doomed), "hidden"))
         listed = set(listed)
         doomed.extend(
             element for element in _MAY_BE_HIDDEN(root)
             if element.tag not in _NOT_HIDDEN_TESTED and element not in listed and is_hidden(element)
         )
     elif styles is not None:
+        note((len(doomed), "not-rendered"))
         doomed.extend(
             element for element in root.iter(etree.Element)
             if element.tag not in _NOT_HIDDEN_TESTED and is_hidden(element, styles)
@@ -381,7 +402,10 @@ def preprocess(page: Page) -> Page:
             and ((is_hidden(element) and not disclosure_panel(element, panels)) or hidden_copy(element, shown))
             and not revealed_by_script(element, main_chars)
         )
+    note((len(doomed), "media-fallback"))
     doomed.extend(media_fallback(root))
+    if removals is not None:
+        _log_removed(doomed, rules, removals)
     for element in doomed:
         if element in players:
             stash(element, players[element])
@@ -392,6 +416,25 @@ def preprocess(page: Page) -> Page:
             unwrap(element)
     _remove_empty(root)
     return page
+
+
+def _log_removed(doomed: list[etree._Element], rules: list[tuple[int, str]], removals: list) -> None:
+    """Append ``(element, rule)`` to ``removals`` for the elements of ``doomed`` that hold text,
+    ``rules`` giving the rule of each run of ``doomed`` from its first index (a run with the
+    rule ``""`` is not logged; ``"hidden"`` elements that :func:`is_hidden` does not find hidden
+    are hidden copies)."""
+    bounds = [start for start, _rule in rules] + [len(doomed)]
+    for k, (start, rule) in enumerate(rules):
+        if not rule:
+            continue
+        for element in doomed[start:bounds[k + 1]]:
+            if not isinstance(element.tag, str):
+                continue
+            if rule == "hidden" and not is_hidden(element):
+                rule_here = "hidden-copy"
+            else:
+                rule_here = rule
+            removals.append((element, rule_here))
 
 
 def player_frame(frame: etree._Element) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pagesieve.blocks import Block
+from pagesieve.removal import Removal, RemovalLog
 from pagesieve.templates.cold_start import COLD_START_DUPLICATE_SHARE
 from pagesieve.templates.diff import block_fingerprints, identical_blocks
 from pagesieve.templates.library import is_text_block, leaf_text
@@ -142,13 +143,16 @@ def library_tags(library) -> list[str]:
 
 
 def apply_evidence(
-    blocks: Sequence[Block], keep: list[bool], evidence: TemplateEvidence, kinds: Iterable[str] = DEFAULT_KINDS
+    blocks: Sequence[Block], keep: list[bool], evidence: TemplateEvidence, kinds: Iterable[str] = DEFAULT_KINDS,
+    *, log: RemovalLog | None = None, templates: SiteTemplates | None = None,
 ) -> int:
     """Drop kept blocks that the evidence names as the site's template, in place.
 
     Args:
         blocks: the page's blocks; keep: per block, True if content (changed in place);
         evidence: from :func:`page_evidence`; kinds: which of :data:`EVIDENCE_KINDS` to use.
+        log: where each drop is logged (stage ``"templates"``, rule ``"library"``, ``"diff"``
+            or ``"sst"``; :func:`removal_of`), with the ``templates`` the evidence came from.
 
     Returns:
         the number of blocks dropped.
@@ -167,11 +171,47 @@ def apply_evidence(
         i = b.index
         if not keep[i] or not b.chars:
             continue
-        if (
-            (use_diff and evidence.in_reference[i])
-            or (use_library and evidence.template_share[i] >= LIBRARY_SHARE)
-            or (sst_noise is not None and sst_noise[i])
-        ):
+        by_diff = use_diff and evidence.in_reference[i]
+        by_library = use_library and evidence.template_share[i] >= LIBRARY_SHARE
+        if by_diff or by_library or (sst_noise is not None and sst_noise[i]):
             keep[i] = False
             dropped += 1
+            if log is not None:
+                rule = "diff" if by_diff else ("library" if by_library else "sst")
+                log.drop(i, removal_of(rule, b, evidence, templates))
     return dropped
+
+
+def removal_of(rule: str, block: Block, evidence: TemplateEvidence, templates: SiteTemplates | None) -> Removal:
+    """The :class:`~pagesieve.removal.Removal` of ``block``, dropped by the evidence ``rule``
+    (``"library"``, ``"diff"`` or ``"sst"``). Evidence: the site's learned ``pages``; for the
+    library, the share of the block's text in template leaves and the entry matched
+    (:meth:`~pagesieve.templates.library.TemplateLibrary.explain`: its text, and on how many
+    pages of its batch it was seen); for the diff, the reference page's URL."""
+    found: dict = {"pages": templates.pages if templates is not None else 0}
+    if rule == "library":
+        found["share"] = round(evidence.template_share[block.index], 3)
+        if templates is not None:
+            found.update(library_match(block, templates.library))
+    elif rule == "diff":
+        found["reference"] = templates.reference_url if templates is not None else None
+        found["fetched"] = bool(templates is not None and templates.fetched)
+    return Removal("templates", rule, found)
+
+
+def library_match(block: Block, library) -> dict:
+    """What of ``library`` matched ``block``: the block's own text when it is an entry, else the
+    longest of its leaves that is (:meth:`~pagesieve.templates.library.TemplateLibrary.explain`);
+    empty when none does."""
+    if is_text_block(block):
+        found = library.explain(block.element.tag, block.text)
+        if found:
+            return found
+    best: dict = {}
+    for element in block.element.iter(*library_tags(library)):
+        text = leaf_text(element)
+        if text is not None and len(text) > len(best.get("entry", "")):
+            found = library.explain(element.tag, text)
+            if found:
+                best = found
+    return best

@@ -295,6 +295,25 @@ class TemplateLibrary:
             return k is not None and self.cache[k].frequency >= self.min_frequency
         return False
 
+    def explain(self, tag: str, text: str) -> dict:
+        """Why ``(tag, text)`` is a template (:meth:`is_template`), for the removal log:
+        ``{"entry": the matched text (at most 80 characters), "seen": pages of the batch it was
+        seen on, "of": the batch's pages, "batch": "closed"|"open"}``. A persisted entry keeps
+        no count (seed 000 §4 stores the leaf alone): ``seen`` is then :attr:`min_frequency`, the
+        least it was seen on (``"at_least": true``), and ``of`` :attr:`batch_pages`, unless the
+        open batch counted it too. Empty when it is no template."""
+        k = self._cache_index.find(tag, text) if self.pages_in_batch else None
+        cached = self.cache[k] if k is not None else None
+        e = self._entry_index.find(tag, text)
+        if e is not None:
+            if cached is not None and cached.frequency >= self.min_frequency:
+                return {"entry": self.entries[e][1][:80], "seen": cached.frequency, "of": self.pages_in_batch, "batch": "open"}
+            return {"entry": self.entries[e][1][:80], "seen": self.min_frequency, "of": self.batch_pages, "batch": "closed",
+                    "at_least": True}
+        if cached is not None and self.pages_in_batch >= self.min_frequency and cached.frequency >= self.min_frequency:
+            return {"entry": cached.text[:80], "seen": cached.frequency, "of": self.pages_in_batch, "batch": "open"}
+        return {}
+
     def template_leaves(self, root: etree._Element) -> list[etree._Element]:
         """The leaves under ``root`` that match an entry (persisted only), in document order."""
         if not self.entries:

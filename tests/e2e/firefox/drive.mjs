@@ -12,6 +12,10 @@
 // correction made with the picker, checked after a reload and on the other page.
 // PLAN.noHost (optional): {url}: with no host registered, "reader" on url and the extension's own
 // reader tab it opens; then the popup's install box.
+// PLAN.showHidden (optional): {urls: [posts of one site], note, fix}: the posts but the last are
+// learned as they load; on the last, a "Hide this" correction on the element holding fix, "hide",
+// then "Show hidden" (the popup's message): the labels, Tab, the picker's reason on the element
+// holding note, Esc (picker), Esc (Show hidden), and whether the page is as it was hidden.
 // PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
 // with the cold-start option on (and learning off for the site), "hide" on url; then with the
 // option off, "hide" again; whether rule and story are shown each time.
@@ -162,6 +166,69 @@ try {
     await page.keyboard.press("Escape");
     r.afterEscape = await dom();
     out.pages.push(r);
+    await page.close();
+  }
+  if (plan.showHidden) {
+    const c = plan.showHidden;
+    const r = {};
+    for (const url of c.urls.slice(0, -1)) {
+      const post = await browser.newPage();
+      await post.goto(url, { waitUntil: "load" });
+      await loaded(url);
+      await post.close();
+    }
+    const url = c.urls[c.urls.length - 1];
+    const page = await browser.newPage();
+    await page.goto(url, { waitUntil: "load" });
+    await loaded(url);
+    // the contextmenu event a right-click fires (see plan.correction below)
+    const rightClick = (text) => page.evaluate((t) => [...document.querySelectorAll("p, figcaption")]
+      .find((e) => e.textContent.includes(t))
+      .dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true, composed: true })), text);
+    const toast = () => page.evaluate(() => !!document.querySelector("pagesieve-ui[data-kind=toast]"));
+    const labelsHost = "pagesieve-ui[data-kind=hidden]";
+    await rightClick(c.fix);
+    r.pickFix = await send(url, { type: "pagesieve.pick", label: "noise" });
+    // the page is not cleaned: the picker asks the host why (an "explain" request)
+    r.fixReason = await waitFor("the picker's reason from the host", () => page.evaluate(() => {
+      const line = document.querySelector("pagesieve-ui").shadowRoot.querySelector(".bar .reason");
+      return line && line.textContent;
+    }));
+    await page.keyboard.press("Enter");
+    await waitFor("the note that the correction was saved", toast);
+    r.hide = await run(url, "hide");
+    await waitFor("the note to go (after 5 s)", async () => !(await toast()), 15);
+    const dom = () => page.evaluate(() => document.documentElement.outerHTML);
+    const text = () => page.evaluate(() => document.body.innerText);
+    const domHidden = await dom();
+    r.textHidden = await text();
+    r.show = await send(url, { type: "pagesieve.showHidden", on: true });
+    r.state = await send(url, { type: "pagesieve.state" });
+    r.labels = await page.evaluate((h) => [...document.querySelector(h).shadowRoot.querySelectorAll(".why")]
+      .map((l) => l.textContent), labelsHost);
+    r.textShown = await text();
+    await page.keyboard.press("Tab");
+    r.focused = await page.evaluate((h) => {
+      const active = document.querySelector(h).shadowRoot.activeElement;
+      return active ? active.className + " " + active.textContent : null;
+    }, labelsHost);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    if (plan.screenshots) await page.screenshot({ path: `${plan.screenshots}/firefox-show-hidden.png`, fullPage: true });
+    await page.evaluate((t) => [...document.querySelectorAll("p")].find((e) => e.textContent.includes(t))
+      .scrollIntoView({ block: "center" }), c.note);
+    await rightClick(c.note);
+    r.pick = await send(url, { type: "pagesieve.pick", label: "content" });
+    r.picker = await page.evaluate(() => [...document.querySelectorAll("pagesieve-ui")]
+      .map((h) => h.shadowRoot && h.shadowRoot.querySelector(".bar .reason")).filter(Boolean).map((e) => e.textContent));
+    if (plan.screenshots) await page.screenshot({ path: `${plan.screenshots}/firefox-picker-reason.png` });
+    await page.keyboard.press("Escape");
+    r.showingAfterPicker = (await send(url, { type: "pagesieve.state" })).showing;
+    await page.keyboard.press("Escape");
+    r.showingAfterEscape = (await send(url, { type: "pagesieve.state" })).showing;
+    r.domRestored = (await dom()) === domHidden;
+    r.textRestored = (await text()) === r.textHidden;
+    r.undo = await send(url, { type: "pagesieve.undo" });
+    out.showHidden = r;
     await page.close();
   }
   if (plan.correction) {
