@@ -16,7 +16,7 @@ import pytest
 from pagesieve.classifier import default_model
 from pagesieve.context import context_features, tree_arrays
 from pagesieve.errors import ModelError
-from pagesieve.extract import analyse
+from pagesieve.extract import analyse, model_rows
 from pagesieve.model_store import (
     SHIPPED_MODEL, FittedModel, compiled_path, load_fitted, load_model, save_model,
 )
@@ -62,8 +62,8 @@ def test_fast_decision_equals_scikit_learn(model, fitted, example_rows):
 
 def test_compiled_forest_equals_scikit_learn(model, fitted, example_analysis):
     a = example_analysis
-    z = context_features(tree_arrays(a.blocks), a.candidates, a.features, model.decision(a.features))
-    assert len(z) > 20
+    z = context_features(tree_arrays(a.blocks), a.candidates, model_rows(a, model), model.decision(a.features))
+    assert len(z) > 20 and z.shape[1] == len(model.meta["context_features"])
     theirs = fitted.context.predict_proba(z)[:, 1]
     np.testing.assert_allclose(model.context.probability(z), theirs, rtol=1e-9, atol=1e-12)
     # missing values follow each node's learned direction, as in scikit-learn
@@ -82,7 +82,7 @@ def test_compiled_forest_on_real_pages(model, fitted, datasets_dir):
     rows = []
     for page_id in dataset.ids[:5]:
         a = analyse(parse_html(read_page(dataset, page_id)))
-        z = context_features(tree_arrays(a.blocks), a.candidates, a.features, model.decision(a.features))
+        z = context_features(tree_arrays(a.blocks), a.candidates, model_rows(a, model), model.decision(a.features))
         np.testing.assert_allclose(model.context.probability(z), fitted.context.predict_proba(z)[:, 1], rtol=1e-9, atol=1e-12)
         rows.append(z)
     z = np.vstack(rows)
@@ -95,7 +95,9 @@ def test_shipped_model_is_rbf_svm_with_context_stage(model, fitted):
     assert svm.kernel == "rbf" and svm.class_weight == "balanced"
     assert model.context is not None and fitted.context is not None
     cv = model.meta["cv"]
-    assert cv["folds"] == 10 and {"C", "gamma"} <= set(cv["best"])
+    # C and gamma from the 10-fold grouped grid search, or given with --svm (the grid's earlier choice)
+    assert cv["folds"] == 10 or cv["scoring"].startswith("none: C and gamma given")
+    assert {"C", "gamma"} <= set(cv["best"])
 
 
 def test_extraction_does_not_import_scikit_learn(example_page):
@@ -198,7 +200,7 @@ def test_decision_of_a_large_page_in_two_threads_equals_one_thread(model, fitted
 
 def test_fast_decision_on_extreme_rows_takes_the_safe_path(model, fitted):
     """Rows far outside the training range would overflow exp(2 g z.s) in float32."""
-    rows = np.random.default_rng(1).normal(size=(300, len(model.meta["features"]))) * 50
+    rows = np.random.default_rng(1).normal(size=(300, len(model.meta.get("svm_features", model.meta["features"])))) * 50
     ours = model.decision(rows)
     assert np.isfinite(ours).all()
     np.testing.assert_allclose(ours, fitted.estimator.decision_function(rows), atol=1e-2)
@@ -305,5 +307,6 @@ def test_a_model_with_cards_and_page_type_round_trips_and_judges_a_page(tmp_path
     # a model without a page-type stage reads no raw signals; one with it does
     from pagesieve.extract import judge_page
 
-    assert judge_page(parse_html(example_page.read_bytes()), default_model())[0].raw_signals is None
+    plain = compile_model(FittedModel(fitted.estimator, {**fitted.meta, "features": list(FEATURE_NAMES)}, fitted.threshold))
+    assert judge_page(parse_html(example_page.read_bytes()), plain)[0].raw_signals is None
     assert judge_page(parse_html(example_page.read_bytes()), twin)[0].raw_signals is not None

@@ -23,13 +23,14 @@ MARGIN = 0.02
 
 # Macro token F1 on the sample when pinned (pagesieve eval, same pages), less MARGIN.
 FLOORS = {
-    "big9": 0.962,  # measured 0.982 (2026-11-22; 0.951 when first pinned)
-    "cleaneval": 0.864,  # measured 0.884 (2026-11-22; 0.845 when first pinned)
-    "daniel": 0.940,  # measured 0.960
-    "dragnet": 0.931,  # measured 0.951 (2026-11-22, hidden copies removed; 0.925 before, 0.900 when first pinned)
-    "l3s_gn1": 0.943,  # measured 0.964 (2026-11-22, unclosed titles repaired; 0.939 before)
-    "wcxb_dev": 0.907,  # measured 0.927
-    "zh_cwced": 0.879,  # measured 0.899
+    # re-pinned 2026-11-25 for the model trained with the whole wcxb_dev split (models/README.md)
+    "big9": 0.961,  # measured 0.9815 (0.982 with the previous model)
+    "cleaneval": 0.831,  # measured 0.851 (0.884 with the previous model; all 363 held-out pages: 0.925 against 0.924)
+    "daniel": 0.941,  # measured 0.961 (0.960)
+    "dragnet": 0.916,  # measured 0.937 (0.951; all 366 held-out pages: 0.930 against 0.934)
+    "l3s_gn1": 0.953,  # measured 0.973 (0.964)
+    "wcxb_dev": 0.922,  # measured 0.943 on the new split's first 40 held-out pages
+    "zh_cwced": 0.882,  # measured 0.902 (0.899)
 }
 
 
@@ -90,7 +91,8 @@ def test_corrections_floor(datasets_dir, name):
 # A change that breaks learning or the library's matching leaves single-page F1 as it was and
 # fails here.
 HISTORY_FLOORS = {
-    "daniel": (0.937, 0.008),  # measured 0.957 against 0.941 single page (2026-11-22; 260 pages)
+    "daniel": (0.937, 0.0025),  # measured 0.957 against 0.952 single page (2026-11-25, 260 pages; the
+    # previous model: 0.957 against 0.941, its single-page answer weaker, so templates gained more)
 }
 
 

@@ -170,7 +170,7 @@ def test_template_stage_learns_from_training_pages_and_reads_the_evidence(datase
 
 
 def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets_dir):
-    """A stage that cuts the context probability at the shipped 0.5 and reads nothing else
+    """A stage that cuts the context probability at the shipped model's cut and reads nothing else
     judges a templated page as the shipped path does (classifier, page rules, then removal)."""
     import numpy as np
 
@@ -189,8 +189,8 @@ def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets
             templates = history.templates(record.url)
             html = read_page(dataset, page_id)
             model = default_model()
-            assert model.context_threshold == 0.5
-            cut = EvidenceStage(np.array([1000.0, 0.0, 0.0]), -500.0, (0, 1, 2), SCORE_FEATURES, 0, 0)
+            assert 0.0 < model.context_threshold < 1.0
+            cut = EvidenceStage(np.array([1000.0, 0.0, 0.0]), -1000.0 * model.context_threshold, (0, 1, 2), SCORE_FEATURES, 0, 0)
             _, by_stage = judge_with_stage(parse_html(html, url=record.url), model, templates, cut)
             _, shipped = judge_page(parse_html(html, url=record.url), model, templates)
             assert by_stage == shipped

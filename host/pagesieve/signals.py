@@ -106,28 +106,37 @@ def card_items(blocks: Sequence[Block]) -> tuple[list[int], list[int]]:
     return card, runs
 
 
-def _same_site_share(element, host: str) -> float:
+def _same_site_article(href: str, host: str) -> bool:
+    """Whether ``href`` points to another page of ``host`` that reads as an article: a path of
+    two segments or more, or one with a hyphenated slug (not a section)."""
+    if href[0] == "/" and not href.startswith("//"):  # the common case: a path on this site
+        path = href.partition("#")[0].partition("?")[0]
+    else:
+        try:
+            parts = urlsplit(href)
+        except ValueError:
+            return False
+        if parts.netloc and parts.netloc.lower().removeprefix("www.") != host:
+            return False
+        path = parts.path
+    segments = [s for s in path.split("/") if s]
+    return len(segments) >= 2 or bool(segments and "-" in segments[-1])
+
+
+def _same_site_share(element, host: str, seen: dict[str, bool] | None = None) -> float:
     """Share of the ``<a href>`` under ``element`` that point to another page of ``host``
-    (a path of two segments or more, or one with a hyphenated slug: an article, not a section)."""
+    (:func:`_same_site_article`); ``seen`` caches each href's answer across calls on one page."""
+    seen = {} if seen is None else seen
     total = same = 0
     for a in element.iter("a"):
         href = a.get("href")
         if not href or href.startswith(("#", "javascript:", "mailto:")):
             continue
         total += 1
-        if href[0] == "/" and not href.startswith("//"):  # the common case: a path on this site
-            path = href.partition("#")[0].partition("?")[0]
-        else:
-            try:
-                parts = urlsplit(href)
-            except ValueError:
-                continue
-            if parts.netloc and parts.netloc.lower().removeprefix("www.") != host:
-                continue
-            path = parts.path
-        segments = [s for s in path.split("/") if s]
-        if len(segments) >= 2 or (segments and "-" in segments[-1]):
-            same += 1
+        known = seen.get(href)
+        if known is None:
+            known = seen[href] = _same_site_article(href, host)
+        same += known
     return same / total if total else 0.0
 
 
@@ -161,6 +170,7 @@ def card_columns(blocks: Sequence[Block], candidates: Sequence[int], url: str | 
     lo, hi = starts[main.index], starts[last + 1]
     host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
     link_share: dict[int, float] = {}
+    seen: dict[str, bool] = {}
     rows = []
     for i in candidates:
         b = blocks[i]
@@ -170,7 +180,7 @@ def card_columns(blocks: Sequence[Block], candidates: Sequence[int], url: str | 
         same_site = 0.0
         if blocks[anchor].sub_links:
             if anchor not in link_share:
-                link_share[anchor] = _same_site_share(blocks[anchor].element, host)
+                link_share[anchor] = _same_site_share(blocks[anchor].element, host, seen)
             same_site = link_share[anchor]
         email = byline = False
         if b.chars:

@@ -327,11 +327,12 @@ def score_table(pool: list[CvPage], columns: dict[str, dict[str, str]]) -> dict[
 def format_cv_table(table: dict, order: list[str]) -> str:
     """The table: one row per page type (pages, then F1 per column; P/R of the first and last)."""
     kinds = sorted({kind for col in table.values() for kind in col if kind != "all"}) + ["all"]
-    head = f"{'page type':<14}{'pages':>6}" + "".join(f"{name:>14}" for name in order)
+    widths = [max(len(name) + 2, 10) for name in order]
+    head = f"{'page type':<14}{'pages':>6}" + "".join(f"{name:>{w}}" for name, w in zip(order, widths))
     lines = [head, "-" * len(head)]
     for kind in kinds:
         pages = next(iter(table.values())).get(kind, (0, 0, 0, 0))[3]
-        cells = "".join(f"{table[name].get(kind, (0, 0, 0))[2]:>14.4f}" for name in order)
+        cells = "".join(f"{table[name].get(kind, (0, 0, 0))[2]:>{w}.4f}" for name, w in zip(order, widths))
         lines.append(f"{kind:<14}{pages:>6}{cells}")
     lines.append("")
     lines.append("precision / recall (all): " + ", ".join(
@@ -368,10 +369,10 @@ def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: 
     for n, variant in enumerate(variants):
         t = time.perf_counter()
         texts = run_variant(pool, svms, k, variant, SEED, ablate if n == len(variants) - 1 else ())
+        columns[f"cv:{variant}"] = {key: text for key, text in texts.items() if not key.startswith("-")}
         for rule in ablate if n == len(variants) - 1 else ():
             prefix = f"-{rule}:"
             columns[f"cv:{variant} -{rule}"] = {key[len(prefix):]: text for key, text in texts.items() if key.startswith(prefix)}
-        columns[f"cv:{variant}"] = {key: text for key, text in texts.items() if not key.startswith("-")}
         timings[f"cv:{variant}"] = time.perf_counter() - t
     for peer in peers:
         t = time.perf_counter()
