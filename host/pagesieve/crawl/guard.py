@@ -116,6 +116,7 @@ class PageGuard:
             try:
                 parent.close()
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
+                _quiet_gc()
                 _serve(child, self.work)
             except BaseException:  # noqa: BLE001 - the parent sees the pipe close
                 code = 1
@@ -135,6 +136,22 @@ class PageGuard:
         conn.close()
         _, status = os.waitpid(pid, 0)
         return status
+
+
+PAGE_GC_THRESHOLD = (100_000, 50, 100)
+"""The page process's garbage collector thresholds (``gc.set_threshold``; Python's defaults are
+700, 10, 10). Judging a page allocates hundreds of thousands of objects and few reference
+cycles, so the defaults ran a collection every few hundred allocations: 1.5 s of the 28 CPU
+seconds of the fixture crawl's learn pass (3,274 collections), 0.14 s with these (77)."""
+
+
+def _quiet_gc() -> None:
+    """In the page process: what it inherited is frozen (never scanned, never copied on
+    write by the collector) and collections are rarer (:data:`PAGE_GC_THRESHOLD`)."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(*PAGE_GC_THRESHOLD)
 
 
 def _serve(conn, work: Callable) -> None:
