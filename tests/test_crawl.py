@@ -471,3 +471,23 @@ def test_without_fastwarc_the_warcio_reader_reports_truncated_files_alike(big9, 
         assert _items(path) == fast == [("WarcPage", "https://a.example/1"), ("Skipped", "truncated")], path.name
     stats = extract_part(corrupt, tmp_path / "out", {}, page_timeout=None)
     assert stats.skipped == expected
+
+
+def test_a_damaged_judged_file_is_given_up_for_the_warc_file(crawl, tmp_path):
+    from pagesieve.crawl.judged import header, judged_path
+    from pagesieve.crawl.pages import extract_part, judge_part
+    from pagesieve.crawl.records import MAX_RECORD_BYTES
+
+    folder, urls, ids = crawl
+    warc = sorted(folder.glob("*.warc.gz"))[0]
+    learned = judge_part(warc, tmp_path / "a", "part", {site_of(u) for u in urls.values()}, page_timeout=None)
+    assert learned and all(s.usable for s in learned.values())
+    path = judged_path(tmp_path / "a", "part")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])  # cut inside a frame
+    head = header(str(warc), False, True, MAX_RECORD_BYTES, None)
+    damaged = extract_part(warc, tmp_path / "a", learned, name="part", page_timeout=None, judged=head)
+    fresh = extract_part(warc, tmp_path / "b", learned, name="part", page_timeout=None)
+    assert not path.exists()
+    assert _rows(tmp_path / "a") == _rows(tmp_path / "b") and damaged.pages == fresh.pages == len(ids) // 3
+    assert damaged.template_pages == damaged.pages

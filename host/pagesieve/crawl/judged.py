@@ -29,6 +29,10 @@ FORMAT_VERSION = 1
 _FRAME = struct.Struct("<II")
 
 
+class JudgedFileError(ValueError):
+    """A judged file is damaged (cut, or bytes that do not decompress or unpickle)."""
+
+
 def judged_path(out_dir: Path, name: str) -> Path:
     """``DIR/judged/NAME.judged``."""
     return Path(out_dir) / "judged" / f"{name}.judged"
@@ -87,14 +91,15 @@ class JudgedWriter:
 
 def read_judged(path: Path, head: dict) -> Iterator[tuple[dict, list[bool] | None, object]] | None:
     """The records of a judged file, or ``None`` when it is missing, unreadable, or was written
-    with other options than ``head``. The iterator raises ``ValueError`` on a damaged frame."""
+    with other options than ``head``. The iterator raises :class:`JudgedFileError` on a
+    damaged frame."""
     try:
         f = open(path, "rb")
     except OSError:
         return None
     try:
         first = _read_frame(f)
-    except (ValueError, pickle.UnpicklingError, EOFError):
+    except (JudgedFileError, EOFError):
         f.close()
         return None
     if first != head:
@@ -118,9 +123,12 @@ def _read_frame(f):
     if not sizes:
         raise EOFError
     if len(sizes) < _FRAME.size:
-        raise ValueError("judged file: cut frame header")
+        raise JudgedFileError("judged file: cut frame header")
     packed_size, raw_size = _FRAME.unpack(sizes)
     packed = f.read(packed_size)
     if len(packed) < packed_size:
-        raise ValueError("judged file: cut frame")
-    return pickle.loads(_codec().decompress(packed, decompressed_size=raw_size, asbytes=True))
+        raise JudgedFileError("judged file: cut frame")
+    try:
+        return pickle.loads(_codec().decompress(packed, decompressed_size=raw_size, asbytes=True))
+    except Exception as exc:  # noqa: BLE001 - LZ4 or pickle errors of damaged bytes
+        raise JudgedFileError(f"judged file: damaged frame ({type(exc).__name__}: {exc})") from None

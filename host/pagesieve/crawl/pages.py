@@ -36,7 +36,7 @@ from pathlib import Path
 
 from pagesieve.article.render import blocks_text
 from pagesieve.crawl.guard import PAGE_TIMEOUT, ExtractorDied, PageGuard, PageTimeout, peak_rss_kib
-from pagesieve.crawl.judged import JudgedWriter, frame, judged_path, read_judged
+from pagesieve.crawl.judged import JudgedFileError, JudgedWriter, frame, judged_path, read_judged
 from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.learn import SiteLearning
 from pagesieve.crawl.output import PartWriter, part_path, stats_path, write_json
@@ -351,21 +351,35 @@ def extract_part(
         when it is missing or differs) every page is extracted from the WARC file.
 
     Returns:
-        the part's :class:`PartStats` (also written beside the part, before it).
+        the part's :class:`PartStats` (also written beside the part, before it). A judged
+        file found damaged half way is given up: the part is then made from the WARC file.
 
     Raises:
         OSError: the output folder cannot be written (the part is then not written at all).
     """
     from pagesieve.crawl.output import part_name
 
-    t0 = time.perf_counter()
     out_dir = Path(out_dir)
     name = name or part_name(path)
-    stats = PartStats(name=name, input=str(path))
-    skipped: Counter[str] = Counter()
-    kinds = tuple(kinds)
     jpath = judged_path(out_dir, name)
     rows = read_judged(jpath, judged) if judged is not None else None
+    args = (path, out_dir, templates, fmt, markdown, tuple(kinds), max_record_bytes, name, page_timeout)
+    if rows is not None:
+        try:
+            stats = _extract_part(*args, rows)
+        except JudgedFileError:  # a damaged judged file: the part is made from the WARC file instead
+            stats = _extract_part(*args, None)
+        jpath.unlink(missing_ok=True)
+        return stats
+    return _extract_part(*args, None)
+
+
+def _extract_part(path, out_dir: Path, templates: dict[str, SiteLearning], fmt: str, markdown: bool,
+                  kinds: tuple[str, ...], max_record_bytes: int, name: str, page_timeout: float | None,
+                  rows) -> PartStats:
+    t0 = time.perf_counter()
+    stats = PartStats(name=name, input=str(path))
+    skipped: Counter[str] = Counter()
 
     def extract(page: WarcPage) -> tuple[dict, int]:
         site = site_of(page.url)
@@ -402,8 +416,6 @@ def extract_part(
         stats.worker = f"{os.uname().nodename}:{os.getpid()}"
         write_json(stats_path(out_dir, name), stats.to_dict())
         writer.commit()
-    if rows is not None:
-        jpath.unlink(missing_ok=True)
     return stats
 
 
