@@ -11,6 +11,7 @@ import io
 import json
 import os
 import random
+import sys
 import tracemalloc
 from collections import Counter
 from pathlib import Path
@@ -334,3 +335,159 @@ def test_uncompressed_warc_garbage_is_skipped_and_a_non_warc_file_named(tmp_path
     other.write_bytes(gzip.compress(b"just some notes, no WARC records"))
     [only] = list(read_warc(other))
     assert only.reason == "unreadable_file"
+
+
+def test_extract_pass_from_the_judged_pages_gives_the_rows_of_a_fresh_extraction(crawl, client, tmp_path):
+    """The learn pass judges each page once and the extract pass applies the site's templates
+    to what it kept (no second parse): every row is the one a fresh extraction of the page
+    with the same templates gives (library and diff evidence, Markdown too)."""
+    from pagesieve.crawl.output import read_templates
+    from pagesieve.crawl.pages import extract_part
+
+    folder, urls, ids = crawl
+    out = tmp_path / "out"
+    summary = run_batch(BatchOptions(inputs=[str(folder)], out_dir=out, markdown=True, kinds=("library", "diff"),
+                                     progress=False), client=client)
+    assert summary.pages == len(ids) and summary.template_pages == len(ids)
+    assert not (out / "judged").exists()  # the judged pages are removed once their part is written
+    templates = read_templates(out / "templates.parquet")
+    fresh = tmp_path / "fresh"
+    for warc in sorted(folder.glob("*.warc.gz")):
+        extract_part(warc, fresh, templates, markdown=True, kinds=("library", "diff"), page_timeout=None)
+    judged = {r["url"]: r for r in _rows(out)}
+    again = {r["url"]: r for r in _rows(fresh)}
+    assert judged == again and len(judged) == len(ids)
+    stats = [json.loads(p.read_text()) for p in (out / "parts").glob("*.stats.json")]
+    fresh_stats = [json.loads(p.read_text()) for p in (fresh / "parts").glob("*.stats.json")]
+    assert {s["name"]: s["sites"] for s in stats} == {s["name"]: s["sites"] for s in fresh_stats}
+    removed = sum(c[3] for s in stats for c in s["sites"].values())
+    assert removed > 0  # the templates did remove something, so the facts path was exercised
+
+
+def _slow_page() -> bytes:
+    """A real page that takes the extractor seconds: 120,000 paragraphs inside 200 nested
+    divs (3.9 MB; about 8 s on this project's machine, linear in its size)."""
+    return ("<html><head><title>Slow</title></head><body>" + "<div>" * 200
+            + "<p>short line of text number</p>" * 120_000 + "</div>" * 200 + "</body></html>").encode("utf-8")
+
+
+def _timeout_warc(path: Path, big9) -> list[str]:
+    from warcio.warcwriter import WARCWriter
+
+    ids = _pick(big9, 1, 2)
+    urls = page_urls(big9)
+    with open(path, "wb") as f:
+        w = WARCWriter(f, gzip=True, warc_version="WARC/1.1")
+        write_record(w, urls[ids[0]], read_page(big9, ids[0]).encode("utf-8"))
+        write_record(w, "https://slow.example/page", _slow_page())
+        write_record(w, urls[ids[1]], read_page(big9, ids[1]).encode("utf-8"))
+    return [urls[ids[0]], "https://slow.example/page", urls[ids[1]]]
+
+
+def test_a_page_over_the_page_timeout_is_skipped_and_the_part_goes_on(big9, tmp_path):
+    import time
+
+    from pagesieve.crawl.pages import extract_part
+
+    warc = tmp_path / "slow.warc.gz"
+    order = _timeout_warc(warc, big9)
+    t0 = time.perf_counter()
+    stats = extract_part(warc, tmp_path / "out", {}, page_timeout=1.0)
+    seconds = time.perf_counter() - t0
+    rows = _rows(tmp_path / "out")
+    assert [r["url"] for r in rows] == order
+    assert rows[1]["error"] == "timeout: over 1 s" and rows[1]["text"] is None
+    assert not rows[0]["error"] and not rows[2]["error"] and rows[0]["text"] and rows[2]["text"]
+    assert stats.skipped == {"timeout": 1} and stats.pages == 2
+    assert seconds < 1.0 + 15  # the slow page was stopped at its limit, not run to its end
+    # without a limit the same page is extracted, slowly (it is slow, not broken)
+    t0 = time.perf_counter()
+    slow = extract_part(warc, tmp_path / "nolimit", {}, page_timeout=None)
+    assert slow.skipped == {} and slow.pages == 3
+    assert time.perf_counter() - t0 > 1.0
+
+
+def test_page_timeout_through_the_command_line_in_both_passes(big9, tmp_path, capsys):
+    from pagesieve.cli import main
+
+    warc = tmp_path / "in" / "slow.warc.gz"
+    warc.parent.mkdir()
+    _timeout_warc(warc, big9)
+    for extra in ([], ["--single-page"]):  # the learn pass judges the pages, or the extract pass does
+        out = tmp_path / f"out{len(extra)}"
+        code = main(["batch", str(warc.parent), "--out", str(out), "--page-timeout", "1", "--workers", "1",
+                     "--no-progress", *extra])
+        printed = capsys.readouterr().out
+        assert code == 0
+        assert "pages cleaned: 2" in printed and "skipped: timeout 1" in printed
+        assert [r["error"] for r in _rows(out)] == [None, "timeout: over 1 s", None]
+
+
+def _cut_sweep(gz: bool) -> tuple[bytes, bytes]:
+    from warcio.warcwriter import WARCWriter
+
+    def record(url: str) -> bytes:
+        buf = io.BytesIO()
+        body = f"<html><body><article><p>{url} " + "text of the page " * 30 + "</p></article></body></html>"
+        write_record(WARCWriter(buf, gzip=gz), url, body.encode("utf-8"))
+        return buf.getvalue()
+
+    return record("https://a.example/1"), record("https://a.example/2")
+
+
+def _items(path: Path, reader: str | None = None) -> list[tuple[str, str]]:
+    return [(type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for i in read_warc(path, reader=reader)]
+
+
+def test_without_fastwarc_the_warcio_reader_reports_truncated_files_alike(big9, tmp_path, monkeypatch):
+    """With fastwarc missing (its import made to fail), the warcio reader is used and reports
+    every cut download as ``truncated``, as fastwarc's path does: a file cut at any byte of
+    its last record (gzip or plain; warcio alone loops for ever on a cut gzip member), and the
+    corrupt WARC of the test above, whose part counts the same skips."""
+    from pagesieve.crawl.pages import extract_part
+    from pagesieve.crawl.records import reader_name
+
+    ids = _pick(big9, 2, 5)
+    urls = page_urls(big9)
+    corrupt = tmp_path / "corrupt.warc.gz"
+    expected = _corrupt_warc(corrupt, [(urls[i], read_page(big9, i).encode("utf-8")) for i in ids])
+    cuts = []
+    for gz in (True, False):
+        a, b = _cut_sweep(gz)
+        for cut in range(1, len(b) - 4, 5):  # the last 4 bytes are the CRLF pairs after the record
+            path = tmp_path / f"cut-{int(gz)}-{cut}.warc{'.gz' if gz else ''}"
+            path.write_bytes(a + b[:cut])
+            cuts.append(path)
+    assert reader_name() == "fastwarc"
+    fast_corrupt = _items(corrupt)
+    fast_cuts = [_items(p) for p in cuts]
+
+    monkeypatch.setitem(sys.modules, "fastwarc", None)  # import fastwarc now raises ImportError
+    monkeypatch.delitem(sys.modules, "fastwarc.warc", raising=False)
+    assert reader_name() == "warcio"
+    assert _items(corrupt) == fast_corrupt
+    assert Counter(r for kind, r in fast_corrupt if kind == "Skipped")["truncated"] == 1
+    for path, fast in zip(cuts, fast_cuts):
+        assert _items(path) == fast == [("WarcPage", "https://a.example/1"), ("Skipped", "truncated")], path.name
+    stats = extract_part(corrupt, tmp_path / "out", {}, page_timeout=None)
+    assert stats.skipped == expected
+
+
+def test_a_damaged_judged_file_is_given_up_for_the_warc_file(crawl, tmp_path):
+    from pagesieve.crawl.judged import header, judged_path
+    from pagesieve.crawl.pages import extract_part, judge_part
+    from pagesieve.crawl.records import MAX_RECORD_BYTES
+
+    folder, urls, ids = crawl
+    warc = sorted(folder.glob("*.warc.gz"))[0]
+    learned = judge_part(warc, tmp_path / "a", "part", {site_of(u) for u in urls.values()}, page_timeout=None)
+    assert learned and all(s.usable for s in learned.values())
+    path = judged_path(tmp_path / "a", "part")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])  # cut inside a frame
+    head = header(str(warc), False, True, MAX_RECORD_BYTES, None)
+    damaged = extract_part(warc, tmp_path / "a", learned, name="part", page_timeout=None, judged=head)
+    fresh = extract_part(warc, tmp_path / "b", learned, name="part", page_timeout=None)
+    assert not path.exists()
+    assert _rows(tmp_path / "a") == _rows(tmp_path / "b") and damaged.pages == fresh.pages == len(ids) // 3
+    assert damaged.template_pages == damaged.pages

@@ -3,9 +3,12 @@
 The modules, in the order the data flows:
 
 - :mod:`~pagesieve.crawl.records`: WARC records -> HTML pages (or the reason a record is skipped);
-- :mod:`~pagesieve.crawl.learn`: the learn pass, each site's template library (seed 000) and
-  layout fingerprints (seed 004) learned streaming with :mod:`pagesieve.templates`;
-- :mod:`~pagesieve.crawl.pages`: the extract pass, every page with its site's templates;
+- :mod:`~pagesieve.crawl.learn`: each site's template library (seed 000) and layout
+  fingerprints (seed 004) learned streaming with :mod:`pagesieve.templates`, and merged;
+- :mod:`~pagesieve.crawl.pages`: the passes over the pages: judge each page once (the learn
+  pass, with :mod:`~pagesieve.crawl.learn`), then every page with its site's templates;
+- :mod:`~pagesieve.crawl.judged`: the judged pages kept between the two passes;
+- :mod:`~pagesieve.crawl.guard`: each page in a forked process, under ``--page-timeout``;
 - :mod:`~pagesieve.crawl.output`: the Parquet / JSON-lines parts, written whole or not at all;
 - :mod:`~pagesieve.crawl.job`: the Dask job that runs both passes over the input files;
 - :mod:`~pagesieve.crawl.cli`: the ``pagesieve batch`` command;

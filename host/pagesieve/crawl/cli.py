@@ -36,8 +36,16 @@ def _positive(value: str) -> int:
     return n
 
 
+def _seconds(value: str) -> float:
+    seconds = float(value)
+    if not seconds >= 0:  # also refuses nan
+        raise argparse.ArgumentTypeError("must be 0 (no limit) or a positive number of seconds")
+    return seconds
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``batch`` options."""
+    from pagesieve.crawl.guard import PAGE_TIMEOUT
     from pagesieve.crawl.records import MAX_RECORD_BYTES
     from pagesieve.templates.evidence import DEFAULT_KINDS
 
@@ -58,6 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="worker processes of the local cluster (default: one per core)")
     parser.add_argument("--max-record-mib", type=_positive, default=MAX_RECORD_BYTES // (1024 * 1024), metavar="MIB",
                         help=f"skip records whose body is larger (default: {MAX_RECORD_BYTES // (1024 * 1024)})")
+    parser.add_argument("--page-timeout", type=_seconds, default=PAGE_TIMEOUT, metavar="SECONDS",
+                        help=f"skip a page whose extraction takes longer, counted as timeout (default: {PAGE_TIMEOUT:g}; "
+                             "0: no limit)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -70,7 +81,8 @@ def main(args: argparse.Namespace) -> int:
     opts = BatchOptions(
         inputs=list(args.inputs), out_dir=args.out, fmt=args.format, markdown=args.markdown, kinds=args.templates,
         resume=args.resume, learn_only=args.learn_only, single_page=args.single_page, scheduler=args.scheduler,
-        workers=args.workers, max_record_bytes=args.max_record_mib * 1024 * 1024, progress=not args.no_progress,
+        workers=args.workers, max_record_bytes=args.max_record_mib * 1024 * 1024, page_timeout=args.page_timeout or None,
+        progress=not args.no_progress,
     )
     try:
         summary = run_batch(opts)

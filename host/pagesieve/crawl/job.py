@@ -34,7 +34,10 @@ from pathlib import Path
 
 from pagesieve.crawl.learn import MIN_SITE_PAGES, SiteLearning, count_sites, learn_part, merge_learned
 from pagesieve.crawl.output import part_name, part_path, read_templates, stats_path, write_json, write_sites, write_templates
-from pagesieve.crawl.pages import PartStats, extract_part
+from pagesieve.crawl.guard import PAGE_TIMEOUT
+from pagesieve.crawl.judged import header as judged_header
+from pagesieve.crawl.judged import judged_path
+from pagesieve.crawl.pages import PartStats, extract_part, judge_part
 from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
 from pagesieve.templates.evidence import DEFAULT_KINDS
 
@@ -56,6 +59,8 @@ class BatchOptions:
         scheduler: address of an existing Dask scheduler (``None``: a local cluster).
         workers: worker processes of the local cluster (default: one per core).
         max_record_bytes: see :data:`~pagesieve.crawl.records.MAX_RECORD_BYTES`.
+        page_timeout: seconds a page may take before it is skipped as ``timeout``
+        (:data:`~pagesieve.crawl.guard.PAGE_TIMEOUT`; ``None`` or 0: no limit).
         progress: draw the progress bar on standard error.
     """
 
@@ -70,6 +75,7 @@ class BatchOptions:
     scheduler: str | None = None
     workers: int | None = None
     max_record_bytes: int = MAX_RECORD_BYTES
+    page_timeout: float | None = PAGE_TIMEOUT
     progress: bool = True
 
 
@@ -144,16 +150,25 @@ def open_client(scheduler: str | None = None, workers: int | None = None):
         ImportError: ``distributed`` is not installed (``pip install 'pagesieve[batch]'``).
         OSError: the scheduler cannot be reached.
     """
-    import logging
-
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     if scheduler:
         return Client(scheduler, timeout="20s")
-    n = workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
-    return Client(cluster)
+    return Client(local_cluster(workers or os.cpu_count() or 1))
+
+
+def local_cluster(workers: int):
+    """A :class:`distributed.LocalCluster` of ``workers`` single-threaded worker processes,
+    without the workers' statistical profiler (a thread that samples the task's stack every
+    10 ms for the dashboard: CPU taken from the pages, and a batch job has no one watching)."""
+    import logging
+
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                            silence_logs=logging.ERROR)
 
 
 def close_client(client) -> None:
@@ -243,14 +258,46 @@ def _tree_reduce(client, futures: list):
     return level[0].result() if level else {}
 
 
+MAX_CACHED_SITES = 5000
+"""Learned sites a worker keeps between its extract tasks (:func:`worker_templates`). A site's
+learning takes about 30 KB (big9, dragnet, daniel: 109 sites, 3 MB pickled), so at most about
+150 MB a worker."""
+
+_worker_cache: dict = {"key": None, "sites": {}}
+
+
+def worker_templates(templates_file: Path, sites: list[str]) -> dict[str, SiteLearning]:
+    """The learning of ``sites`` from ``templates.parquet``, read once per worker process: the
+    sites already read by an earlier task of the same run (the same file: path, size and
+    modification time) are reused, the others read (:func:`~pagesieve.crawl.output.read_templates`
+    of those sites only). Reading and indexing every site of the fixture crawl costs 0.17 s, so
+    reading them again for each part cost more than a part's own template work. The cache is
+    emptied when it would hold more than :data:`MAX_CACHED_SITES` sites."""
+    stat = templates_file.stat()
+    key = (str(templates_file.resolve()), stat.st_size, stat.st_mtime_ns)
+    cache = _worker_cache
+    if cache["key"] != key:
+        cache["key"], cache["sites"] = key, {}
+    known = cache["sites"]
+    missing = [s for s in sites if s not in known]
+    if missing:
+        if len(known) + len(missing) > MAX_CACHED_SITES:
+            known.clear()
+            missing = list(sites)
+        known.update(read_templates(templates_file, missing))
+    return {s: known[s] for s in sites if s in known}
+
+
 def _extract_task(path: str, out_dir: str, templates_file: str | None, sites: list[str], fmt: str, markdown: bool,
-                  kinds: tuple[str, ...], max_record_bytes: int, name: str) -> PartStats:
-    """The extract task: read this file's sites from ``templates.parquet``, write the part."""
+                  kinds: tuple[str, ...], max_record_bytes: int, name: str, page_timeout: float | None,
+                  judged: dict | None) -> PartStats:
+    """The extract task: read this file's sites from ``templates.parquet`` (:func:`worker_templates`),
+    write the part (from the judged file of the learn pass when there is one with the header
+    ``judged``)."""
     templates: dict[str, SiteLearning] = {}
     if templates_file and sites:
-        templates = read_templates(Path(templates_file), sites)
-    stats = extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name)
-    return stats
+        templates = worker_templates(Path(templates_file), sites)
+    return extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name, page_timeout, judged)
 
 
 def part_done(out_dir: Path, name: str, fmt: str) -> bool:
@@ -292,7 +339,7 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
                 part_sites = previous["part_sites"]
                 learned = read_templates(templates_file)
             else:  # nothing to resume, or learned without the fingerprints the diff now needs
-                learned, part_sites = _learn(client, files, names, opts)
+                learned, part_sites = _learn(client, files, names, opts, out_dir)
                 write_templates(templates_file, learned)
                 write_json(learn_file, {"part_sites": part_sites, "min_site_pages": MIN_SITE_PAGES,
                                         "fingerprints": fingerprints})
@@ -316,7 +363,8 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             else:
                 todo.append((f, name))
         args = [(str(f), str(out_dir), str(templates_file) if part_sites else None, part_sites.get(name, []), opts.fmt,
-                 opts.markdown, tuple(opts.kinds), opts.max_record_bytes, name) for f, name in todo]
+                 opts.markdown, tuple(opts.kinds), opts.max_record_bytes, name, opts.page_timeout,
+                 None if opts.single_page else _judged_header(f, opts)) for f, name in todo]
         results = _run(client, _extract_task, args, "extract", opts.progress, pages_of=lambda s: s.rows,
                        keys=[n for _, n in todo])
         for (f, name), result in zip(todo, results):
@@ -325,6 +373,7 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             else:
                 all_stats.append(result)
         summary.seconds_extract = round(time.perf_counter() - t1, 3)
+        _remove_judged(out_dir, [name for f, name in zip(files, names) if part_done(out_dir, name, opts.fmt)])
         _sum_parts(summary, all_stats)
         _write_sites(out_dir / SITES_FILE, all_stats, learned_counts)
         summary.seconds_total = round(time.perf_counter() - t0, 3)
@@ -335,8 +384,29 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             close_client(client)
 
 
-def _learn(client, files: list[Path], names: list[str], opts: BatchOptions) -> tuple[dict[str, SiteLearning], dict[str, list[str]]]:
-    """The count and learn passes: ``({site: SiteLearning}, {part name: its learned sites})``."""
+def _judged_header(path: Path, opts: BatchOptions) -> dict:
+    return judged_header(str(path), opts.markdown, "diff" in opts.kinds, opts.max_record_bytes, opts.page_timeout)
+
+
+def _remove_judged(out_dir: Path, names: list[str]) -> None:
+    """Remove the judged files of the parts written (an extract task removes its own; one left
+    by a killed job goes here), and the folder once empty."""
+    for name in names:
+        judged_path(out_dir, name).unlink(missing_ok=True)
+    try:
+        judged_path(out_dir, "x").parent.rmdir()
+    except OSError:  # not there, or holds the judged files of failed parts (kept for --resume)
+        pass
+
+
+def _learn(client, files: list[Path], names: list[str], opts: BatchOptions,
+           out_dir: Path) -> tuple[dict[str, SiteLearning], dict[str, list[str]]]:
+    """The count and learn passes: ``({site: SiteLearning}, {part name: its learned sites})``.
+
+    Unless the run is ``learn_only``, the learn task of a file whose part is still to be
+    written is :func:`~pagesieve.crawl.pages.judge_part`: it judges every page of the file
+    once and keeps the judgements for the extract pass; the others learn only
+    (:func:`~pagesieve.crawl.learn.learn_part`)."""
     counts = _run(client, count_sites, [(str(f), opts.max_record_bytes) for f in files], "count", opts.progress,
                   pages_of=lambda c: sum(c.values()), keys=names)
     total: Counter[str] = Counter()
@@ -345,24 +415,34 @@ def _learn(client, files: list[Path], names: list[str], opts: BatchOptions) -> t
             total.update(c)
     wanted = {s for s, n in total.items() if n >= MIN_SITE_PAGES}
     part_sites = {name: sorted(set(c) & wanted) for name, c in zip(names, counts) if not isinstance(c, Exception)}
-    jobs = [(str(f), frozenset(part_sites.get(name, ()))) for f, name in zip(files, names) if part_sites.get(name)]
+    judge = {name for name in names if not opts.learn_only and not (opts.resume and part_done(out_dir, name, opts.fmt))}
+    jobs = [(str(f), name, frozenset(part_sites.get(name, ()))) for f, name in zip(files, names)
+            if part_sites.get(name) or name in judge]
     if not jobs:
         return {}, part_sites
     from distributed import as_completed
 
     diff = "diff" in opts.kinds
     futures: list = [None] * len(jobs)
-    for i in largest_first([path for path, _ in jobs]):
-        path, sites = jobs[i]
-        futures[i] = client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False)
+    for i in largest_first([path for path, _, _ in jobs]):
+        path, name, sites = jobs[i]
+        if name in judge:
+            futures[i] = client.submit(judge_part, path, str(out_dir), name, sites, opts.markdown, diff,
+                                       opts.max_record_bytes, opts.page_timeout, pure=False,
+                                       key=f"learn-{name}-{time.time_ns()}")
+        else:
+            futures[i] = client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False,
+                                       key=f"learn-{name}-{time.time_ns()}")
     # the merge tree pairs the parts in input order, whatever order they ran in: the learned
     # libraries (TemplateLibrary.merge depends on the order of its operands) are the same from
     # run to run and from cluster to cluster
     bar = Progress("learn", len(futures), opts.progress)
     for _ in as_completed(futures):
         bar.step()
-    ok = [f for f in futures if f.status == "finished"]
-    for f, (path, _sites) in zip(futures, jobs):
+    # a file without learned sites learns nothing: left out, so that the tree pairs the same
+    # operands as a learn pass of only the files with learned sites
+    ok = [f for f, (_path, _name, sites) in zip(futures, jobs) if f.status == "finished" and sites]
+    for f, (path, _name, _sites) in zip(futures, jobs):
         if f.status != "finished":
             print(f"pagesieve: warning: the learn task of {path} failed ({f.exception()}): its pages are not learned",
                   file=sys.stderr)

@@ -45,6 +45,7 @@ SKIP_REASONS = {
     "undecodable": "empty or binary body, not text",
     "unparseable": "nothing parseable as HTML",
     "extract_failed": "the extractor raised an error on the page",
+    "timeout": "the page took longer than the page timeout (--page-timeout), its extraction was stopped",
     "corrupt": "unreadable bytes skipped up to the next record",
     "truncated": "the file ends inside a record",
     "unreadable_file": "the file cannot be opened or is not a WARC file",
@@ -171,7 +172,7 @@ def _fastwarc_records(f, start: int) -> Iterator[_Record]:
             content_type=r.http_content_type,
             charset=r.http_charset,
             encoding=http.get("Content-Encoding") if http is not None else None,
-            length=r.content_length,
+            length=_int(headers.get("Content-Length"), r.content_length),  # the WARC header's, as warcio's below
             read=r.reader.read,
         )
 
@@ -180,7 +181,7 @@ def _warcio_records(f, start: int) -> Iterator[_Record]:
     from warcio.archiveiterator import ArchiveIterator
 
     f.seek(start)
-    it = ArchiveIterator(f, no_record_parse=False, check_digests=False)
+    it = ArchiveIterator(_EndGuard(f), no_record_parse=False, check_digests=False)
     for r in it:
         if r.rec_type != "response":
             continue
@@ -210,6 +211,13 @@ def _warcio_records(f, start: int) -> Iterator[_Record]:
             rec.offset = it.get_record_offset()
         except Exception:  # noqa: BLE001 - a cut record: read_warc finds out
             pass
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
 
 
 def _split_content_type(value: str | None) -> tuple[str | None, str | None]:
@@ -366,22 +374,30 @@ def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader
             if held is not None:
                 rec, item = held
                 held = None
-                whole = _record_whole(f, rec, compressed, size)
-                yield item if whole else Skipped("truncated", f"the file ends inside this record (byte {rec.offset})",
-                                                 rec.url, rec.record_id, rec.date)
+                end = _record_end(f, rec, compressed, size)
+                yield item if end is not None else Skipped(
+                    "truncated", f"the file ends inside this record (byte {rec.offset})", rec.url, rec.record_id, rec.date)
                 if error is None:
+                    if end is not None and _rest_is_content(f, end):  # a last record cut before its headers
+                        yield Skipped("truncated", f"the file ends inside a record after byte {end}")
                     return
                 resume_after = rec.offset
-                if whole:  # the bad bytes follow a whole record
+                if end is not None:  # the bad bytes follow a whole record
                     bad_from = rec.offset
             elif error is None:
                 if bad_from is not None:
                     yield Skipped("corrupt", f"unreadable bytes after byte {bad_from} skipped")
+                elif _rest_is_content(f, pos):  # no record read from pos on: cut before a first whole one
+                    if not seen_record and pos == 0 and not _starts_record(f, 0, compressed):
+                        yield Skipped("unreadable_file", f"{path}: not a WARC file")
+                    else:
+                        yield Skipped("truncated", f"the file ends inside a record after byte {pos}")
                 return
             elif bad_from is None:
                 bad_from = pos
             seen_record = seen_record or resume_after >= pos
-            nxt = _next_record_start(f, resume_after + 1, compressed)
+            # after a failure on the record at pos itself, the next start looked for is after it
+            nxt = _next_record_start(f, max(resume_after, pos) + 1, compressed)
             if nxt is None:
                 if not seen_record and pos == 0 and not _starts_record(f, 0, compressed):
                     yield Skipped("unreadable_file", f"{path}: not a WARC file ({error})")
@@ -391,24 +407,66 @@ def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader
             pos = nxt
 
 
-def _record_whole(f, rec: _Record, compressed: bool, size: int) -> bool:
-    """True if the record starting at ``rec.offset`` ends before the file does: its gzip
-    member inflates to its end, or (uncompressed) its header block and declared
-    ``Content-Length`` fit in the file."""
+def _rest_is_content(f, pos: int) -> bool:
+    """True if the file holds anything but white space from ``pos`` on (the CRLF pairs that
+    end a record are no content)."""
+    f.seek(pos)
+    while True:
+        chunk = f.read(1 << 16)
+        if not chunk:
+            return False
+        if chunk.strip():
+            return True
+
+
+def _record_end(f, rec: _Record, compressed: bool, size: int) -> int | None:
+    """Where the record starting at ``rec.offset`` ends, if it ends before the file does: its
+    gzip member inflates to its end, or (uncompressed) its header block and declared
+    ``Content-Length`` fit in the file; ``None`` if it is cut (or its start is unknown)."""
     if rec.offset < 0:
-        return False
+        return None
     if not compressed:  # the WARC header block, then Content-Length bytes of content
         f.seek(rec.offset)
         end_of_headers = f.read(1 << 16).find(b"\r\n\r\n")
-        return end_of_headers >= 0 and rec.offset + end_of_headers + 4 + rec.length <= size
+        end = rec.offset + end_of_headers + 4 + rec.length
+        return end if end_of_headers >= 0 and end <= size else None
     inflater = zlib.decompressobj(31)
     f.seek(rec.offset)
+    fed = 0
     try:
         while not inflater.eof:
-            chunk = inflater.unconsumed_tail or f.read(1 << 16)
+            chunk = inflater.unconsumed_tail
             if not chunk:
-                return False
+                chunk = f.read(1 << 16)
+                fed += len(chunk)
+            if not chunk:
+                return None
             inflater.decompress(chunk, 1 << 20)
     except zlib.error:
-        return False
-    return True
+        return None
+    return rec.offset + fed - len(inflater.unused_data) - len(inflater.unconsumed_tail)
+
+
+class _EndGuard:
+    """A file that raises ``EOFError`` when it is read again and again at its end: warcio
+    (1.7) loops for ever on a gzip member cut short, reading empty bytes at the end of the
+    file; this ends that loop, and the reading goes on as for any unreadable bytes."""
+
+    MAX_EMPTY_READS = 8
+
+    def __init__(self, f) -> None:
+        self._f = f
+        self._empty = 0
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._f.read(n)
+        if data or n == 0:
+            self._empty = 0
+        else:
+            self._empty += 1
+            if self._empty > self.MAX_EMPTY_READS:
+                raise EOFError("the file ends inside a gzip member")
+        return data
+
+    def __getattr__(self, name: str):
+        return getattr(self._f, name)

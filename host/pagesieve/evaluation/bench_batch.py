@@ -9,14 +9,17 @@ WARC files by :mod:`pagesieve.evaluation.warc_fixture`, ``--parts`` files each, 
 round-robin so that each site spreads over the files.
 
 **Speed.** On all the files together, for each worker count: ``pagesieve batch`` (count, learn
-and extract passes; and ``--single-page``) and trafilatura, side by side on the same
-:class:`distributed.LocalCluster` of that many single-threaded worker processes, one task per
+and extract passes; and ``--single-page``) and trafilatura, side by side, each on a
+:class:`distributed.LocalCluster` of its own of that many single-threaded worker processes,
+their runs interleaved (``--repeat`` rounds of the three), one task per
 file, each reading the records with the same reader
 (:func:`~pagesieve.crawl.records.read_warc`) and decoding them the same way; trafilatura is
 called as ``pagesieve eval --compare`` calls it (:mod:`pagesieve.evaluation.peers`). The cluster
 is started before the clock and warmed up (one page through each extractor on each worker), so
 the time is the job's, from submission to the last part. Printed: pages/s, pages/s per core
-(per worker process), and the peak RSS of each worker (``ru_maxrss`` after its last task).
+(per worker process), pages per CPU second (the CPU time of the workers and of the page
+processes they fork, :class:`~pagesieve.crawl.guard.PageGuard`), both against trafilatura,
+and the peak RSS of each worker (``ru_maxrss`` after its last task, its page processes included).
 
 **Accuracy.** Per dataset: a batch run with the crawl's templates and one with ``--single-page``
 on that dataset's files; each row's text is scored against ``truth/<id>.txt``
@@ -114,13 +117,17 @@ def _pack(datasets, folder: Path, parts: int) -> dict[str, tuple[list[Path], dic
 
 
 def _worker_cpu() -> float:
-    """User + system CPU seconds of this worker process so far."""
+    """User + system CPU seconds of this worker process so far, with those of the page
+    processes it forked and reaped (:class:`~pagesieve.crawl.guard.PageGuard`)."""
     t = os.times()
-    return t.user + t.system
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _worker_rss_kib() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    """Peak resident memory (KiB) of this worker and of its reaped page processes."""
+    from pagesieve.crawl.guard import peak_rss_kib
+
+    return peak_rss_kib()
 
 
 def _trafilatura_job(client, files: list[Path]) -> int:
@@ -134,13 +141,21 @@ def _trafilatura_job(client, files: list[Path]) -> int:
     return sum(r["pages"] for r in client.gather(futures))
 
 
-def _speed(files: list[Path], workers: int, work: Path, repeat: int) -> list[dict]:
-    """Time each extractor on a fresh cluster of ``workers`` processes; the fastest of
-    ``repeat`` runs (the machine is shared: the slower runs are the ones disturbed)."""
-    from distributed import Client, LocalCluster
-    import logging
+def _trafilatura_label() -> str:
+    from importlib.metadata import version
 
-    from pagesieve.crawl.job import BatchOptions, run_batch
+    return f"trafilatura {version('trafilatura')}"
+
+
+def _speed(files: list[Path], workers: int, work: Path, repeat: int) -> list[dict]:
+    """Time each extractor on a cluster of its own of ``workers`` processes, the runs
+    interleaved (pagesieve, pagesieve --single-page, trafilatura, then again), so that a
+    change of the load of the shared machine touches all three alike; the fastest of
+    ``repeat`` runs of each is kept, and the least CPU time of them (the slower runs are the
+    ones disturbed)."""
+    from distributed import Client
+
+    from pagesieve.crawl.job import BatchOptions, local_cluster, run_batch
 
     def batch(single: bool):
         def job(client) -> int:
@@ -151,30 +166,34 @@ def _speed(files: list[Path], workers: int, work: Path, repeat: int) -> list[dic
         return job
 
     jobs = (("pagesieve batch (templates)", batch(False)), ("pagesieve batch --single-page", batch(True)),
-            ("trafilatura 2.3.1", lambda client: _trafilatura_job(client, files)))
-    rows = []
-    for label, job in jobs:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                               silence_logs=logging.ERROR)
-        client = Client(cluster)
-        try:
-            client.run(warm_up)
-            best = None
-            for _ in range(repeat):
+            (_trafilatura_label(), lambda client: _trafilatura_job(client, files)))
+    clients = []
+    try:
+        for _label, _job in jobs:
+            clients.append(Client(local_cluster(workers)))  # the same cluster as pagesieve batch starts
+            clients[-1].run(warm_up)
+        best: list = [None] * len(jobs)
+        for _ in range(repeat):
+            for k, (_label, job) in enumerate(jobs):
+                client = clients[k]
                 cpu0 = sum(client.run(_worker_cpu).values())
                 t0 = time.perf_counter()
                 pages = job(client)
                 seconds = time.perf_counter() - t0
                 cpu = sum(client.run(_worker_cpu).values()) - cpu0
-                if best is None or seconds < best[1]:
-                    best = (pages, seconds, cpu)
-            rss = sorted(round(v / 1024, 1) for v in client.run(_worker_rss_kib).values())
-        finally:
+                if best[k] is None:
+                    best[k] = (pages, seconds, cpu)
+                best[k] = (pages, min(seconds, best[k][1]), min(cpu, best[k][2]))  # each the least of the runs
+        rss = [sorted(round(v / 1024, 1) for v in client.run(_worker_rss_kib).values()) for client in clients]
+    finally:
+        for client in reversed(clients):  # the first cluster restores the log level it silenced: last
+            cluster = client.cluster
             client.close()
             cluster.close()
-        pages, seconds, cpu = best
+    rows = []
+    for (label, _job), (pages, seconds, cpu), mib in zip(jobs, best, rss):
         rows.append({"extractor": label, "workers": workers, "pages": pages, "seconds": round(seconds, 2),
-                     "worker_cpu_seconds": round(cpu, 2), "rss_mib": rss})
+                     "worker_cpu_seconds": round(cpu, 2), "rss_mib": mib})
     return rows
 
 
@@ -247,15 +266,20 @@ def main(args: argparse.Namespace) -> int:
             figures["speed"] = speed
             base = {r["extractor"]: r["pages"] / r["seconds"] for r in speed if r["workers"] == min(args.workers)}
             table = [("extractor", "workers", "pages", "seconds", "pages/s", "pages/s per core", "pages per CPU-s",
-                      "x trafilatura", f"x {min(args.workers)} worker(s)", "peak RSS per worker MiB")]
+                      "x trafilatura", "x trafilatura per CPU-s", f"x {min(args.workers)} worker(s)",
+                      "peak RSS per worker MiB")]
             traf = {r["workers"]: r["pages"] / r["seconds"] for r in speed if r["extractor"].startswith("trafilatura")}
+            traf_cpu = {r["workers"]: r["pages"] / r["worker_cpu_seconds"] for r in speed
+                        if r["extractor"].startswith("trafilatura") and r["worker_cpu_seconds"]}
             for r in speed:
                 rate = r["pages"] / r["seconds"]
                 r["pages_per_s"] = round(rate, 2)
                 r["pages_per_cpu_s"] = round(r["pages"] / r["worker_cpu_seconds"], 2) if r["worker_cpu_seconds"] else None
                 table.append((r["extractor"], str(r["workers"]), str(r["pages"]), f"{r['seconds']:.1f}", f"{rate:.1f}",
                               f"{rate / r['workers']:.1f}", f"{r['pages_per_cpu_s']:.1f}" if r["pages_per_cpu_s"] else "-",
-                              f"{rate / traf[r['workers']]:.2f}", f"{rate / base[r['extractor']]:.2f}",
+                              f"{rate / traf[r['workers']]:.2f}",
+                              f"{r['pages_per_cpu_s'] / traf_cpu[r['workers']]:.2f}" if r["pages_per_cpu_s"] and r["workers"] in traf_cpu else "-",
+                              f"{rate / base[r['extractor']]:.2f}",
                               " / ".join(f"{v:.0f}" for v in r["rss_mib"])))
             print("\nSpeed (whole job wall time, fastest of --repeat runs on a warmed-up cluster; pages per CPU-s:"
                   " pages / CPU seconds of all workers, what a core not shared with other work gives):")

@@ -21,8 +21,11 @@ under another URL, and the diff evidence is ignored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
+
+from lxml import etree
 
 from pagesieve.blocks import Block
 from pagesieve.removal import Removal, RemovalLog
@@ -102,26 +105,21 @@ def page_evidence(
     """
     kinds = frozenset(kinds)
     n = len(blocks)
-    share = [0.0] * n
     if templates is None or n == 0:
-        return TemplateEvidence(share, [False] * n)
+        return TemplateEvidence([0.0] * n, [False] * n)
+    share = [0.0] * n
     library = templates.library
-    if "library" in kinds and (library.entries or library.pages_in_batch >= library.min_frequency):
+    if "library" in kinds and _library_used(library):
         block_of = {b.element: b.index for b in blocks}
-        matched = [0] * n
-        for element in blocks[0].element.iter(*library_tags(library)):
-            text = leaf_text(element)
-            if text is None or not library.is_template(element.tag, text):
-                continue
-            owner = element
-            while owner is not None and owner not in block_of:
-                owner = owner.getparent()
-            if owner is not None:
-                matched[block_of[owner]] += len(text)
-        for b in blocks:
-            if is_text_block(b) and library.is_template(b.element.tag, b.text):
-                matched[b.index] = b.chars
-        share = [min(matched[b.index] / b.chars, 1.0) if b.chars else 0.0 for b in blocks]
+
+        def owner_of(element) -> int | None:
+            while element is not None and element not in block_of:
+                element = element.getparent()
+            return None if element is None else block_of[element]
+
+        leaves = ((e.tag, text, e) for e in blocks[0].element.iter(*library_tags(library))
+                  if (text := leaf_text(e)) is not None)
+        share = library_shares(leaves, owner_of, blocks, [is_text_block(b) for b in blocks], library)
     if "diff" in kinds and len(templates.reference):
         in_reference = identical_blocks(block_fingerprints(blocks), templates.reference)
     else:
@@ -132,6 +130,128 @@ def page_evidence(
         sst_noise = [bool((node := mapped.get(b.element)) is not None and node.noise) for b in blocks]
     guard = COLD_START_DUPLICATE_SHARE if templates.fetched else DUPLICATE_SHARE
     return TemplateEvidence(share, in_reference, sst_noise, guard)
+
+
+def _library_used(library) -> bool:
+    """True when the library can name a leaf as template (entries, or an open batch of N2 pages)."""
+    return bool(library.entries) or library.pages_in_batch >= library.min_frequency
+
+
+def library_shares(leaves: Iterable[tuple[str, str, object]], owner_of: Callable[[object], int | None],
+                   blocks: Sequence, text_blocks: Sequence[bool], library) -> list[float]:
+    """Per block (document order), the share of its own characters in leaves that match the
+    site's template ``library`` (seed 000 §4 and §7), 1.0 when its own text matches as a whole.
+
+    Args:
+        leaves: ``(tag, leaf text, owner)`` of the page's leaves (:func:`~pagesieve.templates.library.leaf_text`)
+            under the first block's element, at least those whose tag is in :func:`library_tags`.
+        owner_of: ``owner -> index`` of the block that holds the leaf (``None``: none); called
+            only for the leaves that match.
+        blocks: objects with ``index``, ``tag``, ``text`` and ``chars`` (a
+            :class:`~pagesieve.blocks.Block` or a :class:`BlockFacts`).
+        text_blocks: per block, :func:`~pagesieve.templates.library.is_text_block`.
+    """
+    matched = [0] * len(blocks)
+    for tag, text, owner in leaves:
+        if not library.is_template(tag, text):
+            continue
+        index = owner_of(owner)
+        if index is not None:
+            matched[index] += len(text)
+    for b in blocks:
+        if text_blocks[b.index] and library.is_template(b.tag, b.text):
+            matched[b.index] = b.chars
+    return [min(matched[b.index] / b.chars, 1.0) if b.chars else 0.0 for b in blocks]
+
+
+class BlockFacts(NamedTuple):
+    """What the template evidence (:func:`facts_evidence`), :func:`apply_evidence` and
+    :func:`~pagesieve.article.render.blocks_text` read of one :class:`~pagesieve.blocks.Block`,
+    without its element (:meth:`PageFacts.blocks`)."""
+
+    index: int
+    tag: str
+    text: str
+    chars: int
+    pre: bool
+
+
+@dataclass(slots=True)
+class PageFacts:
+    """A judged page as the template evidence reads it, without its tree (:func:`page_facts`):
+    kept aside by ``pagesieve batch`` between its passes, so held as plain lists (pickled
+    several times faster than one object per block).
+
+    Attributes:
+        tags, texts, chars, pre: per block (document order), its tag, own text
+            (:attr:`~pagesieve.blocks.Block.text`), characters and ``pre`` flag.
+        text_blocks: per block, :func:`~pagesieve.templates.library.is_text_block`.
+        leaves: ``(tag, leaf text, index of the block that holds it or -1)`` of every leaf
+            under the first block's element (that element included), document order: the
+            leaves of :func:`~pagesieve.templates.library.page_leaves`, with their blocks.
+        fingerprints: :func:`~pagesieve.templates.diff.block_fingerprints`, or ``None`` when
+            not computed (then the diff evidence cannot be read from these facts).
+    """
+
+    tags: list[str]
+    texts: list[str]
+    chars: list[int]
+    pre: list[bool]
+    text_blocks: list[bool]
+    leaves: list[tuple[str, str, int]]
+    fingerprints: list[int] | None = None
+
+    def blocks(self) -> list[BlockFacts]:
+        """One :class:`BlockFacts` per block, document order."""
+        return [BlockFacts(*b) for b in zip(range(len(self.tags)), self.tags, self.texts, self.chars, self.pre)]
+
+
+def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None) -> PageFacts:
+    """The :class:`PageFacts` of a judged page's ``blocks`` (read before the article is
+    rendered, which prunes the tree); ``fingerprints`` as :func:`block_fingerprints` gives them."""
+    if not blocks:
+        return PageFacts([], [], [], [], [], [], fingerprints)
+    block_of = {b.element: b.index for b in blocks}
+    leaves = []
+    for element in blocks[0].element.iter(etree.Element):
+        text = leaf_text(element)
+        if text is None:
+            continue
+        owner = element
+        while owner is not None and owner not in block_of:
+            owner = owner.getparent()
+        leaves.append((element.tag, text, -1 if owner is None else block_of[owner]))
+    return PageFacts([b.element.tag for b in blocks], [b.text for b in blocks], [b.chars for b in blocks],
+                     [b.pre for b in blocks], [is_text_block(b) for b in blocks], leaves, fingerprints)
+
+
+def facts_evidence(facts: PageFacts, templates: SiteTemplates | None, kinds: Iterable[str] = EVIDENCE_KINDS) -> TemplateEvidence:
+    """:func:`page_evidence` of the page whose :class:`PageFacts` these are: the same evidence,
+    from the same :func:`library_shares`, without the tree.
+
+    Raises:
+        ValueError: ``"diff"`` is asked for and the facts hold no fingerprints, or ``"sst"``
+            is asked for with a style tree (which needs the tree).
+    """
+    kinds = frozenset(kinds)
+    n = len(facts.tags)
+    if templates is None or n == 0:
+        return TemplateEvidence([0.0] * n, [False] * n)
+    share = [0.0] * n
+    library = templates.library
+    if "library" in kinds and _library_used(library):
+        tags = set(library_tags(library))
+        leaves = ((tag, text, owner) for tag, text, owner in facts.leaves if tag in tags)
+        share = library_shares(leaves, lambda owner: None if owner < 0 else owner, facts.blocks(), facts.text_blocks, library)
+    in_reference = [False] * n
+    if "diff" in kinds and len(templates.reference):
+        if facts.fingerprints is None:
+            raise ValueError("the page facts hold no block fingerprints: the diff evidence cannot be read")
+        in_reference = identical_blocks(facts.fingerprints, templates.reference)
+    if "sst" in kinds and templates.sst is not None:
+        raise ValueError("the site style tree maps the page tree: page facts cannot be judged with it")
+    guard = COLD_START_DUPLICATE_SHARE if templates.fetched else DUPLICATE_SHARE
+    return TemplateEvidence(share, in_reference, None, guard)
 
 
 def library_tags(library) -> list[str]:
@@ -149,7 +269,8 @@ def apply_evidence(
     """Drop kept blocks that the evidence names as the site's template, in place.
 
     Args:
-        blocks: the page's blocks; keep: per block, True if content (changed in place);
+        blocks: the page's blocks (or their :class:`BlockFacts`: ``index`` and ``chars`` are
+            read); keep: per block, True if content (changed in place);
         evidence: from :func:`page_evidence`; kinds: which of :data:`EVIDENCE_KINDS` to use.
         log: where each drop is logged (stage ``"templates"``, rule ``"library"``, ``"diff"``
             or ``"sst"``; :func:`removal_of`), with the ``templates`` the evidence came from.

@@ -37,7 +37,8 @@ class PageSummary:
     fingerprints: list[int]
 
 
-def summarise(page: Page, blocks: list[Block] | None = None, fingerprints: bool = True) -> PageSummary:
+def summarise(page: Page, blocks: list[Block] | None = None, fingerprints: bool = True,
+              leaves: list[tuple[str, str]] | None = None) -> PageSummary:
     """The :class:`PageSummary` of ``page``.
 
     Args:
@@ -45,13 +46,18 @@ def summarise(page: Page, blocks: list[Block] | None = None, fingerprints: bool 
             it must already be pre-processed and ``blocks`` be its segmentation.
         fingerprints: compute the block fingerprints (False: an empty list, for a learner
             that will not use the layout diff; about a fifth of the cost of a summary).
+        leaves: :func:`~pagesieve.templates.library.page_leaves` of ``blocks[0].element``
+            when the caller has read them already (with ``blocks`` only), so that they are not
+            read twice.
     """
     if blocks is None:
         preprocess(page)
         blocks = segment(page.root)
+    if blocks and leaves is None:
+        leaves = page_leaves(blocks[0].element)
     return PageSummary(
         site=site_of(page.url),
         url=page.url,
-        leaves=(page_leaves(blocks[0].element) + block_texts(blocks)) if blocks else [],
+        leaves=(leaves + block_texts(blocks)) if blocks else [],
         fingerprints=block_fingerprints(blocks) if fingerprints else [],
     )
