@@ -63,13 +63,6 @@ substring tests go first and the token test (``concat``/``normalize-space``) run
 few elements they let through: a fifth of the cost of the token test on every element (2.8 to
 0.6 ms a page on big9, dragnet and daniel)."""
 
-_MAY_HOLD_WRAPPERS = etree.XPath(
-    "boolean(//*[contains(@class, 'atex') or contains(@class, 'MathJax') or contains(@class, 'mwe-math')]"
-    " | //mjx-container)"
-)
-"""A cheap test that :data:`_WRAPPERS` may find something (a substring of every class it names):
-most pages hold no formula, and the exact test costs about 3 ms on a large page."""
-
 _FORMULA_SCRIPTS = etree.XPath("//script[starts-with(normalize-space(translate(@type, 'MATHLX', 'mathlx')), 'math/')]")
 
 
@@ -217,7 +210,7 @@ def normalise_formulas(root: etree._Element) -> int:
     count = 0
     read: set[etree._Element] = set()
     top = root.getroottree().getroot()
-    for wrapper in _WRAPPERS(root) if _MAY_HOLD_WRAPPERS(root) else ():
+    for wrapper in _WRAPPERS(root):
         if wrapper.getparent() is None or not _attached(wrapper, top) or wrapper.get(MARK_ATTRIBUTE) is not None:
             continue
         math = next((e for e in wrapper.iter() if _local(e.tag) == "math"), None)
