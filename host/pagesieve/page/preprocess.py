@@ -201,8 +201,8 @@ def revealed_by_script(element: etree._Element, main_chars: Callable[[etree._Ele
     only one this rule changes.
 
     Dev gate (the 2026-11-25 model's configuration, ``--cv-variants all+balanced@0.4``, rule
-    removed): wcxb_dev CV 0.8478 without, 0.8488 with (+0.0010; article +0.002, product +0.008, collection
-    -0.004, listing -0.016).
+    removed): wcxb_dev CV 0.8478 without, 0.8488 with (+0.0010; article +0.002, product
+    +0.008, collection -0.004, listing -0.016).
     """
     if element.tag == "main" or next(element.iterdescendants("main"), None) is not None:
         # unless another <main> is the one shown: a page may hold several, all but one hidden
