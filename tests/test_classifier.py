@@ -76,7 +76,7 @@ def test_compiled_forest_on_real_pages(model, fitted, datasets_dir):
     """Equal to predict_proba on every block of real pages (the sure-noise ones too), and on
     all their blocks at once (enough rows for the two-thread walk)."""
     from pagesieve.classifier import FOREST_SPLIT_ROWS
-    from pagesieve.evaluation.datasets import load_dataset, read_page
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 
     dataset = load_dataset(datasets_dir / "dragnet")
     rows = []
@@ -163,8 +163,8 @@ def test_missing_and_corrupt_model_files(tmp_path):
 
 
 def test_training_is_reproducible(tmp_path, datasets_dir):
-    """`pagesieve train` on a small slice twice gives the same model and the same split."""
-    from pagesieve.training import train
+    """`pagesieve-dev train` on a small slice twice gives the same model and the same split."""
+    from pagesieve_dev.training import train
 
     def run(out):
         args = argparse.Namespace(
@@ -207,22 +207,22 @@ def test_fast_decision_on_extreme_rows_takes_the_safe_path(model, fitted):
 
 
 def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_path, datasets_dir):
-    """`pagesieve render` then `pagesieve train --snapshots`: a model whose rows carry the box
+    """`pagesieve-dev render` then `pagesieve-dev train --snapshots`: a model whose rows carry the box
     features, used by extract_page for a page with layout."""
     import shutil
 
     import pytest
 
-    from pagesieve.evaluation.browser import CHROMIUM
+    from pagesieve_dev.evaluation.browser import CHROMIUM
 
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed")
     pytest.importorskip("playwright.async_api")
-    from pagesieve.evaluation.render import load_rendered, render_dataset
+    from pagesieve_dev.evaluation.render import load_rendered, render_dataset
     from pagesieve.extract import extract_page
     from pagesieve.layout import BOX_FEATURE_NAMES
     from pagesieve.page.snapshot import parse_snapshot
-    from pagesieve.training import train
+    from pagesieve_dev.training import train
 
     out = tmp_path / "model"
     out.mkdir()
@@ -255,9 +255,9 @@ def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_pat
     assert page.boxes and extract_page(page, model).text
     # eval-layout's table on these pages (scored as if held out): each column a real score,
     # box-free on the snapshot as extract_page gives it
-    from pagesieve.evaluation.layout_eval import COLUMNS, evaluate_layout
-    from pagesieve.evaluation.datasets import load_dataset, read_truth
-    from pagesieve.evaluation.metric import prf
+    from pagesieve_dev.evaluation.layout_eval import COLUMNS, evaluate_layout
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
+    from pagesieve_dev.evaluation.metric import prf
 
     box_free = load_model()
     table = evaluate_layout(tmp_path / "rendered", small, {"dragnet": {"train": [], "test": ids}}, box_free, model)

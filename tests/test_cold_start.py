@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pagesieve.evaluation.metric import prf
+from pagesieve_dev.evaluation.metric import prf
 from pagesieve.native.protocol import Host
 from pagesieve.page.html import parse_html
 from pagesieve.page.snapshot import page_to_snapshot
@@ -39,7 +39,7 @@ def test_the_reference_link_is_the_most_similar_page_of_the_same_origin():
 
 
 def _dragnet(datasets_dir, page_id):
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
 
     ds = load_dataset(datasets_dir / "dragnet")
     record = ds.record(page_id)
@@ -81,7 +81,7 @@ def test_a_fetched_reference_page_hides_what_the_two_pages_share(host, datasets_
     ds, url, html, _truth = _dragnet(datasets_dir, "R513")
     link = reference_link(url, page_hrefs(parse_html(html, url=url).root))
     assert link == ds.record("R514").url
-    from pagesieve.evaluation.datasets import read_page
+    from pagesieve_dev.evaluation.datasets import read_page
 
     assert _ask(host, {"type": "history", "url": url}) == {
         "v": 1, "id": 1, "ok": True, "type": "history", "site": "blogs.nfl.com", "pages": 0, "reference": False}
@@ -98,7 +98,7 @@ def test_a_reference_holding_the_same_text_is_not_used(host, datasets_dir, monke
     # dragnet 176 and 273 (paulocoelhoblog.com) are two short posts of one day that link to
     # each other; half of 176's kept text is on 273 too, and all of it is the post.
     ds, url, html, truth = _dragnet(datasets_dir, "176")
-    from pagesieve.evaluation.datasets import read_page
+    from pagesieve_dev.evaluation.datasets import read_page
 
     reference = {"url": ds.record("273").url, "data": base64.b64encode(read_page(ds, "273").encode()).decode()}
     _, reply = _clean(host, url, html, reference, mode="reader")
@@ -111,7 +111,7 @@ def test_a_reference_holding_the_same_text_is_not_used(host, datasets_dir, monke
 
 def test_learned_history_wins_over_a_fetched_reference(host, datasets_dir):
     ds, url, html, _truth = _dragnet(datasets_dir, "R513")
-    from pagesieve.evaluation.datasets import read_page
+    from pagesieve_dev.evaluation.datasets import read_page
 
     other = ds.record("R515").url
     learned = _ask(host, {"type": "learn", "snapshot": page_to_snapshot(parse_html(read_page(ds, "R515"), url=other))})

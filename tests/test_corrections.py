@@ -176,7 +176,7 @@ def test_newer_schema_is_refused(tmp_path):
 
 
 def _site_pages(datasets_dir, name="big9", site="nypost.com", count=6):
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
 
     ds = load_dataset(datasets_dir / name)
     ids = [r.id for r in ds.rows if r.site == site][:count]
@@ -186,7 +186,8 @@ def _site_pages(datasets_dir, name="big9", site="nypost.com", count=6):
 def _f1(text, truth):
     from collections import Counter
 
-    from pagesieve.evaluation.metric import prf_counts, tokens
+    from pagesieve_dev.evaluation.metric import prf_counts
+    from pagesieve.tokens import tokens
 
     return prf_counts(Counter(tokens(text)), Counter(tokens(truth)))[2]
 
@@ -197,7 +198,7 @@ def test_a_hide_correction_on_one_page_applies_to_the_next_pages_of_the_site(dat
     dropped, and the text gets no worse against the truth anywhere, and better somewhere."""
     from pagesieve.blocks import subtree_ends
     from pagesieve.extract import extract_page
-    from pagesieve.training.labels import content_shares, truth_reference
+    from pagesieve_dev.training.labels import content_shares, truth_reference
 
     pages = _site_pages(datasets_dir)
     first, truth = pages[0]
@@ -263,8 +264,8 @@ def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
     pages (the same pages for both runs) goes up."""
     import argparse
 
-    from pagesieve.evaluation.datasets import load_dataset
-    from pagesieve.evaluation.runner import _evaluate_corrections
+    from pagesieve_dev.evaluation.datasets import load_dataset
+    from pagesieve_dev.evaluation.runner import _evaluate_corrections
 
     ds = load_dataset(datasets_dir / "big9")
     ids = [r.id for r in ds.rows if r.site in ("nypost.com", "foxnews.com")][:24] + \
@@ -284,7 +285,7 @@ def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
 
 
 def test_labels_commands_and_the_personal_model(tmp_path, capsys):
-    """``labels list|export|import|delete``, ``train --personal`` (the shipped model is never
+    """``labels list|export|import|delete``, ``labels retrain`` (the shipped model is never
     written; the personal one moves the decision on the labelled rows towards their labels) and
     ``reset --personal``."""
     from pagesieve.cli import main
@@ -315,7 +316,7 @@ def test_labels_commands_and_the_personal_model(tmp_path, capsys):
 
     before = _sha256(SHIPPED_MODEL)
     model_file = tmp_path / "personal-model.skops"
-    assert main(["train", "--personal", "--labels", str(store_path), "--model-file", str(model_file)]) == 0
+    assert main(["labels", "retrain", "--store", str(store_path), "--model-file", str(model_file)]) == 0
     assert _sha256(SHIPPED_MODEL) == before
     personal = load_model(compiled_path(model_file))
     assert personal.meta["personal"]["user_rows"] == 60
@@ -323,4 +324,4 @@ def test_labels_commands_and_the_personal_model(tmp_path, capsys):
     assert main(["reset", "--personal", "--model-file", str(model_file)]) == 0
     assert not model_file.exists() and not compiled_path(model_file).exists()
     assert main(["labels", "delete", "--all", "--store", str(store_path)]) == 0
-    assert main(["train", "--personal", "--labels", str(store_path), "--model-file", str(model_file)]) == 5
+    assert main(["labels", "retrain", "--store", str(store_path), "--model-file", str(model_file)]) == 5

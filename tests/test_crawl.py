@@ -1,7 +1,7 @@
 """``pagesieve batch``: WARC files made from the shared datasets in, Parquet / JSON lines out.
 
 The WARC files are written with warcio from ``../shared/datasets`` pages
-(:mod:`pagesieve.evaluation.warc_fixture`); the tests skip when that folder is absent.
+(:mod:`pagesieve_dev.evaluation.warc_fixture`); the tests skip when that folder is absent.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from pagesieve.crawl.job import BatchOptions, close_client, open_client, run_bat
 from pagesieve.crawl.learn import learn_part  # noqa: E402
 from pagesieve.crawl.output import PAGE_SCHEMA, read_part  # noqa: E402
 from pagesieve.crawl.records import Skipped, WarcPage, read_warc  # noqa: E402
-from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth  # noqa: E402
-from pagesieve.evaluation.metric import macro, prf  # noqa: E402
-from pagesieve.evaluation.warc_fixture import page_urls, write_dataset_warcs, write_record  # noqa: E402
+from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth  # noqa: E402
+from pagesieve_dev.evaluation.metric import macro, prf  # noqa: E402
+from pagesieve_dev.evaluation.warc_fixture import page_urls, write_dataset_warcs, write_record  # noqa: E402
 from pagesieve.page.html import parse_html  # noqa: E402
 from pagesieve.templates.learn import summarise  # noqa: E402
 from pagesieve.templates.library import TemplateLibrary  # noqa: E402

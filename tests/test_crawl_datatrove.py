@@ -18,8 +18,8 @@ from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 from pagesieve.crawl.datatrove import PagesieveExtractor  # noqa: E402
 from pagesieve.crawl.job import BatchOptions, run_batch  # noqa: E402
 from pagesieve.crawl.output import read_part  # noqa: E402
-from pagesieve.evaluation.datasets import load_dataset, read_page  # noqa: E402
-from pagesieve.evaluation.warc_fixture import write_dataset_warcs  # noqa: E402
+from pagesieve_dev.evaluation.datasets import load_dataset, read_page  # noqa: E402
+from pagesieve_dev.evaluation.warc_fixture import write_dataset_warcs  # noqa: E402
 from pagesieve.extract import extract  # noqa: E402
 
 

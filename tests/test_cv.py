@@ -1,4 +1,4 @@
-"""The dev gate, `pagesieve eval --cv K DATASET` (pagesieve.evaluation.cv), on a slice of the
+"""The dev gate, `pagesieve-dev eval --cv K DATASET` (pagesieve_dev.evaluation.cv), on a slice of the
 real datasets: site-grouped folds, each fold's pages judged by models that never saw them."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pagesieve.cli import main as cli_main
-from pagesieve.evaluation import cv
+from pagesieve_dev.cli import main as cli_main
+from pagesieve_dev.evaluation import cv
 
 SPLIT = Path(__file__).resolve().parents[1] / "models" / "split.json"
 
@@ -59,7 +59,7 @@ def test_cv_on_a_slice_scores_each_page_once_with_unseen_models(datasets_dir, tm
 
 
 def test_datasets_weighed_alike():
-    from pagesieve.training.train import balanced_by_dataset
+    from pagesieve_dev.training.train import balanced_by_dataset
 
     names = np.array(["wcxb_dev"] * 6 + ["dragnet"] * 2)
     w = np.array([1.0, 2, 3, 1, 2, 3, 4, 8])

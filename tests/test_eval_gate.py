@@ -4,7 +4,7 @@ A change that makes extraction worse on any dataset fails here. The sample is th
 :data:`SAMPLE` pages of each dataset's ``test`` list in ``models/split.json`` (pages the shipped
 model never saw). Each floor is the figure measured when it was pinned, less a margin of
 :data:`MARGIN` for harmless changes; raise a floor when extraction gets better. The full figures
-come from ``pagesieve eval`` (README), not from here.
+come from ``pagesieve-dev eval`` (README), not from here.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from pagesieve.evaluation.datasets import load_dataset
-from pagesieve.evaluation.runner import evaluate, pagesieve_extractor
+from pagesieve_dev.evaluation.datasets import load_dataset
+from pagesieve_dev.evaluation.runner import evaluate, pagesieve_extractor
 
 SPLIT = Path(__file__).resolve().parents[1] / "models" / "split.json"
 SAMPLE = 40
 MARGIN = 0.02
 
-# Macro token F1 on the sample when pinned (pagesieve eval, same pages), less MARGIN.
+# Macro token F1 on the sample when pinned (pagesieve-dev eval, same pages), less MARGIN.
 FLOORS = {
     # re-pinned 2026-11-25 for the model trained with the whole wcxb_dev split (models/README.md)
     "big9": 0.961,  # measured 0.9815 (0.982 with the previous model)
@@ -56,7 +56,7 @@ def test_f1_floor(datasets_dir, extractor, name):
     assert f1 >= FLOORS[name], f"{name}: macro F1 {f1:.3f} fell below the floor {FLOORS[name]:.3f}"
 
 
-# ``pagesieve eval NAME --min-site-pages 5 --corrections 3`` (no history): macro F1 on the sites'
+# ``pagesieve-dev eval NAME --min-site-pages 5 --corrections 3`` (no history): macro F1 on the sites'
 # pages the simulated user did not correct, when pinned, less MARGIN; and the median per-site F1.
 CORRECTION_FLOORS = {
     "daniel": 0.945,  # measured 0.965 (0.941 with --corrections 0 on the same pages)
@@ -69,7 +69,7 @@ SITE_MEDIAN_FLOOR = 0.97  # the issue's bar: median per-site F1 >= 0.97 with 3 c
 def test_corrections_floor(datasets_dir, name):
     import argparse
 
-    from pagesieve.evaluation.runner import _evaluate_corrections, select_ids, site_f1_median
+    from pagesieve_dev.evaluation.runner import _evaluate_corrections, select_ids, site_f1_median
 
     folder = datasets_dir / name
     if not folder.is_dir():
@@ -85,7 +85,7 @@ def test_corrections_floor(datasets_dir, name):
     assert median >= SITE_MEDIAN_FLOOR, f"{name}: median per-site F1 {median:.3f} < {SITE_MEDIAN_FLOOR}"
 
 
-# ``pagesieve eval NAME --min-site-pages 5 --history all``: macro F1 with each page's site learned
+# ``pagesieve-dev eval NAME --min-site-pages 5 --history all``: macro F1 with each page's site learned
 # from the site's other pages (issue 3's template library), when pinned, less MARGIN; and the
 # least gain over the single-page answer on the same pages (half the gain measured when pinned).
 # A change that breaks learning or the library's matching leaves single-page F1 as it was and
@@ -98,7 +98,7 @@ HISTORY_FLOORS = {
 
 @pytest.mark.parametrize("name", sorted(HISTORY_FLOORS))
 def test_history_floor(datasets_dir, capsys, name):
-    from pagesieve.cli import main
+    from pagesieve_dev.cli import main
 
     folder = datasets_dir / name
     if not folder.is_dir():

@@ -1,4 +1,4 @@
-"""pagesieve.evaluation: dataset reader, evaluate(), page selection and the eval command.
+"""pagesieve_dev.evaluation: dataset reader, evaluate(), page selection and the eval command.
 
 Uses the first 10 pages of ``../shared/datasets/l3s_gn1`` (skipped when the datasets folder is
 absent) and small callables in place of the real extractor, which is not needed here.
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from pagesieve.errors import DatasetError
-from pagesieve.evaluation import runner
-from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-from pagesieve.evaluation.runner import evaluate, percentile, select_ids
+from pagesieve_dev.evaluation import runner
+from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
+from pagesieve_dev.evaluation.runner import evaluate, percentile, select_ids
 
 N = 10
 
@@ -276,7 +276,7 @@ def test_cli_broken_dataset_folder(tmp_path, monkeypatch):
 def test_missing_peer_names_the_install_command(monkeypatch):
     import sys
 
-    from pagesieve.evaluation.peers import MissingPeerError, get_peer
+    from pagesieve_dev.evaluation.peers import MissingPeerError, get_peer
 
     monkeypatch.setitem(sys.modules, "trafilatura", None)  # makes `import trafilatura` fail
     with pytest.raises(MissingPeerError, match=r"pip install -e '\.\[peers\]'") as exc_info:
@@ -285,7 +285,7 @@ def test_missing_peer_names_the_install_command(monkeypatch):
 
 
 def test_readability_peer_returns_the_article_text():
-    from pagesieve.evaluation.peers import get_peer
+    from pagesieve_dev.evaluation.peers import get_peer
 
     pytest.importorskip("readability")
     body = "".join(f"<p>Paragraph {i} of the story, with enough words to count as text.</p>" for i in range(8))
@@ -295,7 +295,7 @@ def test_readability_peer_returns_the_article_text():
 
 
 def test_run_bench_times_every_page_and_counts_failures():
-    from pagesieve.evaluation.bench import BenchPages, run_bench
+    from pagesieve_dev.evaluation.bench import BenchPages, run_bench
 
     calls = []
 

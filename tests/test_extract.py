@@ -233,8 +233,9 @@ def extracted_f1(datasets_dir, dataset, page_id):
     """``(article, token F1 against the truth)`` of a dataset page extracted from its HTML."""
     from collections import Counter
 
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-    from pagesieve.evaluation.metric import prf_counts, tokens
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve_dev.evaluation.metric import prf_counts
+    from pagesieve.tokens import tokens
 
     ds = load_dataset(datasets_dir / dataset)
     article = extract(read_page(ds, page_id), ds.record(page_id).url)

@@ -21,7 +21,7 @@ import pytest
 from lxml import html as lxml_html
 
 from pagesieve.article.render import sanitise
-from pagesieve.evaluation import fidelity
+from pagesieve_dev.evaluation import fidelity
 from pagesieve.extract import extract
 from pagesieve.library import Library
 from pagesieve.library.epub import epub_bytes

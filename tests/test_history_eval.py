@@ -1,9 +1,9 @@
-"""``pagesieve eval --history``: the protocol on real pages (big9, per-site groups)."""
+"""``pagesieve-dev eval --history``: the protocol on real pages (big9, per-site groups)."""
 
 from __future__ import annotations
 
-from pagesieve.evaluation.datasets import load_dataset, read_page
-from pagesieve.evaluation.history import HistoryExtractor
+from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+from pagesieve_dev.evaluation.history import HistoryExtractor
 from pagesieve.extract import extract
 
 
@@ -39,7 +39,7 @@ def test_history_protocol_on_real_pages(datasets_dir):
 
 
 def test_eval_history_command(datasets_dir, capsys):
-    from pagesieve.cli import main
+    from pagesieve_dev.cli import main
 
     code = main(["eval", str(datasets_dir / "big9"), "--history", "3", "--limit", "3", "--json", "--templates", "library,diff"])
     assert code == 0
@@ -50,8 +50,8 @@ def test_eval_history_command(datasets_dir, capsys):
 def test_eval_cold_start_compares_each_page_with_the_page_it_links_to(datasets_dir, capsys):
     import json
 
-    from pagesieve.cli import main
-    from pagesieve.evaluation.history import ColdStartExtractor
+    from pagesieve_dev.cli import main
+    from pagesieve_dev.evaluation.history import ColdStartExtractor
     from pagesieve.page.html import parse_html
 
     dataset = load_dataset(datasets_dir / "dragnet")
@@ -74,9 +74,9 @@ def test_eval_cold_start_compares_each_page_with_the_page_it_links_to(datasets_d
 
 
 def test_bench_learn_learns_real_sites_from_snapshots_and_html(datasets_dir, capsys):
-    """`pagesieve bench-learn` learns each big9 site as the host does (from snapshots) or from
+    """`pagesieve-dev bench-learn` learns each big9 site as the host does (from snapshots) or from
     HTML; after 11 visits a batch of 10 has closed, so every site has template entries."""
-    from pagesieve.cli import main
+    from pagesieve_dev.cli import main
 
     for extra, source in (([], "learned from snapshots"), (["--html"], "learned from HTML")):
         assert main(["bench-learn", str(datasets_dir / "big9"), "--pages", "11", *extra]) == 0
@@ -94,7 +94,7 @@ def test_template_ceiling_removes_recurring_noise_and_keeps_recurring_article_te
     "Posted in: News | comments |" recurs on other pages of the site and is not in R513's
     truth, so it goes; the comment rules recur on every page too, but the truth counts them as
     the article's, so they stay."""
-    from pagesieve.evaluation.ceiling import TemplateCeiling, token_line
+    from pagesieve_dev.evaluation.ceiling import TemplateCeiling, token_line
 
     assert token_line("Updated 12:05, May 3rd") == " updated 0 0 may 0 "
     dataset = load_dataset(datasets_dir / "dragnet")
@@ -122,7 +122,7 @@ def test_eval_template_ceiling_bounds_history_all(datasets_dir, capsys):
     so `--history all` stays under single page, while the ceiling is above it."""
     import json
 
-    from pagesieve.cli import main
+    from pagesieve_dev.cli import main
 
     base = [str(datasets_dir / "dragnet"), "--split", "all", "--where", "site=blogs.nfl.com", "--json"]
     assert main(["eval", *base, "--template-ceiling"]) == 0
@@ -140,8 +140,8 @@ def test_template_stage_learns_from_training_pages_and_reads_the_evidence(datase
     import numpy as np
 
     from pagesieve.classifier import default_model
-    from pagesieve.evaluation.evidence_stage import EVIDENCE_FEATURES, SCORE_FEATURES, fit_stage, training_rows
-    from pagesieve.evaluation.runner import default_split_file, load_split
+    from pagesieve_dev.evaluation.evidence_stage import EVIDENCE_FEATURES, SCORE_FEATURES, fit_stage, training_rows
+    from pagesieve_dev.evaluation.runner import default_split_file, load_split
 
     split = load_split(default_split_file())
     train = frozenset(split["dragnet"]["train"])
@@ -175,7 +175,7 @@ def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets
     import numpy as np
 
     from pagesieve.classifier import default_model
-    from pagesieve.evaluation.evidence_stage import SCORE_FEATURES, EvidenceStage, judge_with_stage
+    from pagesieve_dev.evaluation.evidence_stage import SCORE_FEATURES, EvidenceStage, judge_with_stage
     from pagesieve.extract import judge_page
     from pagesieve.page.html import parse_html
 
@@ -201,7 +201,7 @@ def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets
 
 
 def test_eval_template_stage_needs_history(datasets_dir, capsys):
-    from pagesieve.cli import main
+    from pagesieve_dev.cli import main
 
     assert main(["eval", str(datasets_dir / "big9"), "--limit", "2", "--template-stage", "evidence"]) == 6
     assert "--template-stage needs --history" in capsys.readouterr().err

@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 from pagesieve.article.model import Article, Metadata
 from pagesieve.cli import main
 from pagesieve.errors import InputError, LibraryError
-from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-from pagesieve.evaluation.metric import prf_counts, tokens
-from pagesieve.evaluation.runner import default_split_file, load_split, select_ids
+from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
+from pagesieve_dev.evaluation.metric import prf_counts
+from pagesieve.tokens import tokens
+from pagesieve_dev.evaluation.runner import default_split_file, load_split, select_ids
 from pagesieve.library import Library, save_article, save_page
 from pagesieve.library import atomic, frontmatter, trash
 from pagesieve.library.folder import LIBRARY_ENV, inside

@@ -22,7 +22,7 @@ from lxml import etree
 from pagesieve.article.model import Article, Metadata
 from pagesieve.cli import main
 from pagesieve.errors import LibraryError
-from pagesieve.evaluation.metric import prf
+from pagesieve_dev.evaluation.metric import prf
 from pagesieve.library import Library, save_page
 from pagesieve.library.api import LibraryApi
 from pagesieve.library.epub import book_identifier, epub_bytes

@@ -22,7 +22,7 @@ import pytest
 
 from pagesieve.article.model import Article, Metadata
 from pagesieve.cli import main
-from pagesieve.evaluation.metric import tokens
+from pagesieve.tokens import tokens
 from pagesieve.library import Library, save_page
 from pagesieve.library.api import MARKS, LibraryApi, snippet_parts
 from pagesieve.library.export import export_entry

@@ -12,7 +12,7 @@ from pagesieve.page.html import parse_html
 
 
 def test_line_inputs_are_the_seed_quantities_with_neighbours():
-    from pagesieve.lines import line_inputs
+    from pagesieve_dev.lines import line_inputs
 
     html = (b"<html><head><title>Rain in Spain</title></head><body>"
             b"<div><a href=\"/x\">Home</a></div>"
@@ -35,10 +35,10 @@ def test_line_inputs_are_the_seed_quantities_with_neighbours():
 
 
 def test_line_network_learns_from_real_pages(datasets_dir):
-    from pagesieve.evaluation.datasets import load_dataset
-    from pagesieve.lines import fit_line_model
-    from pagesieve.training.labels import IGNORE
-    from pagesieve.training.train import page_rows
+    from pagesieve_dev.evaluation.datasets import load_dataset
+    from pagesieve_dev.lines import fit_line_model
+    from pagesieve_dev.training.labels import IGNORE
+    from pagesieve_dev.training.train import page_rows
 
     dataset = load_dataset(datasets_dir / "big9")
     rows = [page_rows(dataset, page_id) for page_id in dataset.ids[:12]]

@@ -1,10 +1,11 @@
-"""Tokenizer and token P/R/F1 of pagesieve.evaluation.metric."""
+"""Tokenizer and token P/R/F1 of pagesieve_dev.evaluation.metric."""
 
 from __future__ import annotations
 
 import pytest
 
-from pagesieve.evaluation.metric import macro, prf, tokens
+from pagesieve_dev.evaluation.metric import macro, prf
+from pagesieve.tokens import tokens
 
 
 def test_tokens_english_words_and_numbers():

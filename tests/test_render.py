@@ -1,4 +1,4 @@
-"""``pagesieve render``: dataset pages through headless Chromium and extension/snapshot.js."""
+"""``pagesieve-dev render``: dataset pages through headless Chromium and extension/snapshot.js."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pagesieve.evaluation.browser import CHROMIUM
+from pagesieve_dev.evaluation.browser import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
 
@@ -36,7 +36,7 @@ def _dataset(folder: Path, pages: dict[str, bytes]) -> Path:
 
 def test_render_a_dataset_into_snapshots_with_boxes_cached(tmp_path):
     pytest.importorskip("playwright.async_api", reason="playwright is not installed (pip install -e '.[test]')")
-    from pagesieve.evaluation.render import VIEWPORT, load_rendered, render_dataset, snapshot_path
+    from pagesieve_dev.evaluation.render import VIEWPORT, load_rendered, render_dataset, snapshot_path
     from pagesieve.extract import extract_page
     from pagesieve.page.snapshot import parse_snapshot
 
@@ -69,7 +69,7 @@ def test_render_a_dataset_into_snapshots_with_boxes_cached(tmp_path):
 
 def test_a_page_that_cannot_be_rendered_gets_an_error_entry(tmp_path):
     pytest.importorskip("playwright.async_api", reason="playwright is not installed (pip install -e '.[test]')")
-    from pagesieve.evaluation.render import error_path, load_rendered, render_dataset
+    from pagesieve_dev.evaluation.render import error_path, load_rendered, render_dataset
 
     dataset = _dataset(tmp_path / "ds", {"slow": PAGE.encode("windows-1252")})
     report = render_dataset(dataset, tmp_path / "out", timeout_s=0.001)

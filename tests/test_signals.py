@@ -95,8 +95,8 @@ def test_page_type_twin_matches_scikit_learn():
 def test_cards_on_wcxb_articles_hold_less_truth_than_the_rest(datasets_dir):
     """On real 2025-26 article pages, text inside cards is far less often main content than
     text outside them (what makes the card columns worth reading)."""
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-    from pagesieve.evaluation.metric import tokens
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve.tokens import tokens
 
     folder = datasets_dir / "wcxb_dev"
     if not folder.is_dir():

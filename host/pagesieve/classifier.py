@@ -1,7 +1,7 @@
 """The block classifier: an RBF-kernel SVM over :mod:`pagesieve.features`, then a context stage.
 
 Stage 1, as in Yan & Wang 2020 (seed 000 §6): an SVM with a radial basis kernel, classes
-balanced, C and gamma chosen by 10-fold cross-validation (see :mod:`pagesieve.training.train`).
+balanced, C and gamma chosen by 10-fold cross-validation (see :mod:`pagesieve_dev.training.train`).
 It is trained as a scikit-learn ``Pipeline(StandardScaler, SVC)``; label 1 is main content.
 
 Stage 2 (ours, optional): a gradient-boosted tree model (``HistGradientBoostingClassifier``)
@@ -41,7 +41,7 @@ SURE_CONTENT_DECISION = 1.5
 """SVM decision from which a block is content whatever the context stage says (the other end of
 :data:`SURE_NOISE_DECISION`). The context stage weighs a block's neighbours, and now and then
 outvotes an SVM that is sure, as on the first paragraph of readability's ``msn`` page (decision
-1.93, context probability 0.34). Keeping these moved held-out macro F1 (``pagesieve eval``) by
+1.93, context probability 0.34). Keeping these moved held-out macro F1 (``pagesieve-dev eval``) by
 wcxb_dev +0.0036, l3s_gn1 +0.0021, readability +0.0011, big9 +0.0007, cleaneval +0.0005,
 daniel, dragnet and zh_cwced 0. The cut was read off those same pages (big9, readability and
 zh_cwced are held out whole): 1.5, 1.8 and 2.2 all gained or held on every dataset, 1.2 lost

@@ -8,7 +8,7 @@ surroundings, in document order and in the block tree, for a second classifier (
 structure of Web2Text (Vogels, Ganea & Eickhoff, ECIR 2018) and of boilerpipe's rule
 cascade (Kohlschütter et al., WSDM 2010 §4), here with a learned second stage.
 
-Measured (``pagesieve eval``, held-out pages): see ``models/README.md``.
+Measured (``pagesieve-dev eval``, held-out pages): see ``models/README.md``.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evi
 from pagesieve.templates.store import SiteTemplates
 from pagesieve.corrections.rules import apply_rules
 from pagesieve.corrections.store import SiteRules
-from pagesieve.evaluation.metric import tokens
+from pagesieve.tokens import tokens
 
 
 @dataclass(slots=True)

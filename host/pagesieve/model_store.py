@@ -46,7 +46,7 @@ SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "blocks.skops"
 
 BOX_MODEL = SHIPPED_MODEL.with_name("blocks-boxes.skops")
 """The box-aware model (:mod:`pagesieve.layout` features added), for pages with a rendered
-layout (browser snapshots); trained on rendered dataset pages (``pagesieve train --snapshots``).
+layout (browser snapshots); trained on rendered dataset pages (``pagesieve-dev train --snapshots``).
 Pages without layout always use :data:`SHIPPED_MODEL`."""
 
 FEATURE_SETS = tuple(
@@ -244,7 +244,7 @@ def _check_features(meta: dict, has_context: bool, path: Path, has_page_type: bo
     if features not in FEATURE_SETS or (
         has_context and tuple(meta.get("context_features", ())) != context_feature_names(features)
     ) or has_page_type != (PAGE_TYPE_COLUMNS[0] in features):
-        raise ModelError(f"model file {path} was trained on other features; retrain with `pagesieve train`")
+        raise ModelError(f"model file {path} was trained on other features; retrain with `pagesieve-dev train`")
 
 
 def load_fitted(path: Path | str) -> FittedModel:
@@ -258,7 +258,7 @@ def load_fitted(path: Path | str) -> FittedModel:
 
     path = Path(path)
     if not path.is_file():
-        raise ModelError(f"model file not found: {path} (run `pagesieve train` to build one)")
+        raise ModelError(f"model file not found: {path} (run `pagesieve-dev train` to build one)")
     try:
         untrusted = sio.get_untrusted_types(file=path)
         bad = [t for t in untrusted if not t.startswith(_TRUSTED_PREFIXES)]
@@ -334,7 +334,7 @@ def load_model(path: Path | str | None = None) -> BlockClassifier:
     """
     path = Path(path) if path is not None else SHIPPED_MODEL
     if not path.is_file():
-        raise ModelError(f"model file not found: {path} (run `pagesieve train` to build one)")
+        raise ModelError(f"model file not found: {path} (run `pagesieve-dev train` to build one)")
     if path.suffix == ".npz":
         model = _read_compiled(path, None)
         if model is None:

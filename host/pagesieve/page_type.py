@@ -4,7 +4,7 @@ The seven types are WCXB's (Foley 2026; ``page_type`` in ``../shared/datasets/wc
 article, collection, documentation, forum, listing, product, service. They need different
 decisions: a forum's posts and a listing's cards are its content, an article's cards are noise.
 The classifier's context stage reads the probabilities as seven columns
-(:mod:`pagesieve.evaluation.cv` measures what they add).
+(:mod:`pagesieve_dev.evaluation.cv` measures what they add).
 
 The model is a multinomial logistic regression over the page signals of
 :func:`pagesieve.signals.page_signals`, standardised: small (35 x 7 weights), fitted with

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
+from pagesieve.checkout import repo_root
 from pagesieve.errors import UsageError
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
@@ -58,12 +59,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keep", action="store_true", help="keep the throwaway folder (printed) after the browser closes")
 
 
-def _repo_root() -> Path | None:
-    from pagesieve.evaluation.datasets import repo_root
-
-    return repo_root()
-
-
 def find_browser(names: tuple[str, ...], given: str | None) -> str:
     """The browser executable: ``given``, else the first of ``names`` on PATH.
 
@@ -88,7 +83,7 @@ def chromium_extension(given: Path | None, scratch: Path) -> Path:
         UsageError: none given and not run from a clone, or the path is not an extension.
     """
     if given is None:
-        root = _repo_root()
+        root = repo_root()
         if root is None or not (root / "extension" / "manifest.json").is_file():
             raise UsageError("no extension: pass --extension pagesieve-chromium-VERSION.zip (or an unpacked folder)")
         return root / "extension"
@@ -112,7 +107,7 @@ def firefox_extension(given: Path | None) -> Path:
     if given is None:
         from pagesieve import __version__
 
-        root = _repo_root()
+        root = repo_root()
         built = root / "dist" / f"pagesieve-firefox-{__version__}.xpi" if root is not None else None
         if built is None or not built.is_file():
             raise UsageError("no Firefox build: run npm ci && npm run build (dist/pagesieve-firefox-VERSION.xpi), or pass --extension FILE.xpi")
@@ -130,7 +125,7 @@ def serve_example() -> Iterator[str]:
     Raises:
         UsageError: not run from a clone (no examples/article.html).
     """
-    root = _repo_root()
+    root = repo_root()
     if root is None or not (root / "examples" / "article.html").is_file():
         raise UsageError("no page given and no example page here (run from a clone, or give a URL)")
     folder = str(root / "examples")

@@ -80,7 +80,7 @@ def serve_page(server):
 
 @pytest.fixture(scope="session")
 def datasets_dir_optional():
-    from pagesieve.evaluation.datasets import default_datasets_dir
+    from pagesieve_dev.evaluation.datasets import default_datasets_dir
 
     return default_datasets_dir()
 
@@ -90,7 +90,7 @@ def chromium_context(tmp_path_factory):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does it)")
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
-    from pagesieve.evaluation.browser import chromium_with_extension
+    from pagesieve_dev.evaluation.browser import chromium_with_extension
 
     with chromium_with_extension(tmp_path_factory.mktemp("chromium")) as context:
         yield context

@@ -25,7 +25,7 @@ def serve_cold_start_pair(serve_page, datasets_dir) -> dict[str, str]:
     similar link then points to R514 on the test server); the paths by page id."""
     from urllib.parse import urlsplit
 
-    from pagesieve.evaluation.datasets import load_dataset, read_page
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 
     dataset = load_dataset(datasets_dir / "dragnet")
     paths = {i: urlsplit(dataset.record(i).url).path for i in ("R513", "R514")}

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from pagesieve.evaluation.metric import prf_counts, tokens
+from pagesieve_dev.evaluation.metric import prf_counts
+from pagesieve.tokens import tokens
 
 from .conftest import end_own_hosts
 from .pages import COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
@@ -292,8 +293,8 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
 
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
-    from pagesieve.evaluation.datasets import load_dataset, read_truth
-    from pagesieve.evaluation.runner import load_split, select_ids
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
+    from pagesieve_dev.evaluation.runner import load_split, select_ids
 
     from pagesieve.model_store import BOX_MODEL
 
@@ -586,8 +587,8 @@ def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_o
 
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
-    from pagesieve.evaluation.datasets import load_dataset, read_truth
-    from pagesieve.evaluation.runner import load_split, select_ids
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
+    from pagesieve_dev.evaluation.runner import load_split, select_ids
     from pagesieve.library.catalog import Library
     from pagesieve.library.markdown_file import body_text, read_markdown_document
 
@@ -798,7 +799,7 @@ def test_the_extension_picks_the_reference_link_the_host_rule_picks_on_real_page
     languages; on real pages they choose the same link to fetch."""
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
-    from pagesieve.evaluation.datasets import load_dataset, read_page
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
     from pagesieve.page.html import parse_html
     from pagesieve.templates.cold_start import page_hrefs, reference_link
     from urllib.parse import unquote
@@ -870,7 +871,7 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page
     are this test's pages alone."""
     import datetime
 
-    from pagesieve.evaluation.browser import chromium_with_extension
+    from pagesieve_dev.evaluation.browser import chromium_with_extension
 
     from .conftest import run_in_own_thread
     from .pages import EXPLAIN_FIX, EXPLAIN_NOTE, check_reason_labels, explain_site_pages

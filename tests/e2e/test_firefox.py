@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pagesieve.evaluation.metric import prf_counts, tokens
+from pagesieve_dev.evaluation.metric import prf_counts
+from pagesieve.tokens import tokens
 
 from .pages import COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
@@ -32,8 +33,8 @@ def need_firefox_and_driver() -> None:
 
 def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_path, artifacts, datasets_dir_optional):
     need_firefox_and_driver()
-    from pagesieve.evaluation.datasets import load_dataset, read_truth
-    from pagesieve.evaluation.runner import load_split, select_ids
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
+    from pagesieve_dev.evaluation.runner import load_split, select_ids
     from pagesieve.native.install import install
 
     home = tmp_path / "home"

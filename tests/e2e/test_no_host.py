@@ -45,7 +45,7 @@ def test_reader_without_the_host_then_the_host_comes_back(tmp_path, server, serv
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does it)")
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
-    from pagesieve.evaluation.browser import chromium_with_extension
+    from pagesieve_dev.evaluation.browser import chromium_with_extension
     from pagesieve.native.install import EXTENSION_ID, install
 
     serve_page("/hostile/", HOSTILE)

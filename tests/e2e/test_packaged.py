@@ -19,7 +19,7 @@ def test_chromium_with_the_packaged_zip_and_the_installed_host(venv, repo_free_e
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does it)")
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
 
-    from pagesieve.evaluation.browser import chromium_with_extension
+    from pagesieve_dev.evaluation.browser import chromium_with_extension
 
     spec = importlib.util.spec_from_file_location("build_extension", REPO / "tools" / "build_extension.py")
     build_extension = importlib.util.module_from_spec(spec)

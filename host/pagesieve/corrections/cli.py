@@ -1,5 +1,5 @@
-"""``pagesieve labels list|export|import|delete``, ``pagesieve train --personal`` and
-``pagesieve reset --personal``: the user's corrections from the command line."""
+"""``pagesieve labels list|export|import|delete|retrain`` and ``pagesieve reset --personal``:
+the user's corrections and the personal model made from them, from the command line."""
 
 from __future__ import annotations
 
@@ -15,15 +15,18 @@ from pagesieve.errors import LabelStoreError, ReadError
 
 def add_labels_arguments(parser: argparse.ArgumentParser) -> None:
     """``labels ACTION [...]``."""
-    parser.add_argument("action", choices=("list", "export", "import", "delete"),
+    parser.add_argument("action", choices=("list", "export", "import", "delete", "retrain"),
                         help="list: the active labels; export: JSON lines to stdout or --file; "
-                        "import: JSON lines from a file or stdin; delete: --site SITE, --id N or --all")
+                        "import: JSON lines from a file or stdin; delete: --site SITE, --id N or --all; "
+                        "retrain: fit the personal model from the labels now (the host does it after each correction)")
     parser.add_argument("file", nargs="?", type=Path, help="import: the JSON-lines file (default stdin); export: where to write (default stdout)")
     parser.add_argument("--site", help="only this site (list, export, delete)")
     parser.add_argument("--id", type=int, help="delete: this label")
     parser.add_argument("--all", action="store_true", help="delete: every label; list: replaced labels too")
     parser.add_argument("--json", action="store_true", help="list: JSON lines instead of the table")
     parser.add_argument("--store", type=Path, default=None, help="the label store file (default: the user's)")
+    parser.add_argument("--model-file", type=Path, default=None,
+                        help="retrain: where to write the personal model (default: the user's data folder)")
 
 
 def labels_main(args: argparse.Namespace) -> int:
@@ -32,7 +35,10 @@ def labels_main(args: argparse.Namespace) -> int:
     Raises:
         LabelStoreError: the store cannot be read or written, or an import line is malformed.
         ReadError: the import file cannot be read.
+        ModelError: retrain without labels, or without the shipped model.
     """
+    if args.action == "retrain":
+        return retrain_personal(args.store, args.model_file)
     with LabelStore(args.store) as store:
         if args.action == "list":
             labels = store.labels(args.site, active_only=not args.all)
@@ -72,17 +78,18 @@ def labels_main(args: argparse.Namespace) -> int:
         return 0
 
 
-def train_personal_main(args: argparse.Namespace) -> int:
-    """``pagesieve train --personal``: fit and write the personal model from the label store.
+def retrain_personal(labels_path: Path | None, model_file: Path | None) -> int:
+    """``pagesieve labels retrain``: fit and write the personal model from the label store
+    ``labels_path`` (default: the user's) to ``model_file`` (default: the user's); returns 0.
 
     Raises:
         LabelStoreError: the store cannot be read. ModelError: no labels, or no shipped model.
     """
     from pagesieve.corrections.personal import personal_model_path, train_personal
 
-    with LabelStore(args.labels) as store:
+    with LabelStore(labels_path) as store:
         x, y = store.training_rows()
-    out = args.model_file or personal_model_path()
+    out = model_file or personal_model_path()
     facts = train_personal(x, y, out)
     print(f"personal model written to {out}: {facts['user_rows']} labelled block(s) "
           f"+ {facts['shipped_support_vectors']} shipped support vectors in {facts['seconds']:.1f} s")

@@ -6,7 +6,7 @@ examples is the incremental SVM scheme of Syed, Liu & Sung 1999, "Incremental le
 support vector machines") plus every feature row of the user's active labels
 (:meth:`~pagesieve.corrections.store.LabelStore.training_rows`), each weighted
 :data:`PERSONAL_WEIGHT`. The SVM is refitted with the shipped C and gamma (seed 000 §6, chosen by
-cross-validation at ``pagesieve train``) on the shipped scaling; the context stage of the
+cross-validation at ``pagesieve-dev train``) on the shipped scaling; the context stage of the
 shipped model is kept as it is (it reads the new SVM's decisions).
 
 Files (``platformdirs.user_data_dir("pagesieve")``): ``personal-model.skops`` and its compiled
@@ -14,7 +14,7 @@ twin ``personal-model.npz`` (:mod:`pagesieve.model_store`), each written atomica
 running host swaps to the new model on its next page and never sees half a file. The shipped
 model is never written. ``pagesieve reset --personal`` deletes the personal files.
 
-Retraining runs in its own process (``pagesieve train --personal``), started by the host when
+Retraining runs in its own process (``pagesieve labels retrain``), started by the host when
 labels change (:class:`Retrainer`), so the host keeps answering while it trains.
 """
 
@@ -155,7 +155,7 @@ class PersonalModel:
 
 
 class Retrainer:
-    """Runs ``pagesieve train --personal`` in a child process when labels change; at most one at
+    """Runs ``pagesieve labels retrain`` in a child process when labels change; at most one at
     a time, and one more after it when labels changed meanwhile. :meth:`poll` reaps it.
 
     Args:
@@ -183,9 +183,9 @@ class Retrainer:
             self.process = None
         if self.process is None and self.dirty:
             self.dirty = False
-            cmd = [sys.executable, "-m", "pagesieve", "train", "--personal"]
+            cmd = [sys.executable, "-m", "pagesieve", "labels", "retrain"]
             if self.labels_path is not None:
-                cmd += ["--labels", str(self.labels_path)]
+                cmd += ["--store", str(self.labels_path)]
             if self.model_path is not None:
                 cmd += ["--model-file", str(self.model_path)]
             self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -42,7 +42,7 @@ class Entry(EntryMeta):
         md_path: absolute path of the Markdown file.
         html_path: absolute path of the HTML file, or ``None`` when it is missing (an index
             rebuilt from a folder where only the Markdown file was left).
-        words: number of words of the text (:func:`pagesieve.evaluation.metric.tokens`: a CJK
+        words: number of words of the text (:func:`pagesieve.tokens.tokens`: a CJK
             character counts as one).
     """
 

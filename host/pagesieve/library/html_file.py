@@ -22,7 +22,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from pagesieve.article.render import sanitise
-from pagesieve.evaluation.metric import tokens
+from pagesieve.tokens import tokens
 from pagesieve.library.entry import EntryMeta
 
 MAX_IMAGE_BYTES = 5 * 1024 * 1024

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pagesieve.errors import LibraryError
-from pagesieve.evaluation.metric import CJK_RANGES, tokens
+from pagesieve.tokens import CJK_RANGES, tokens
 from pagesieve.library.entry import Entry, EntryMeta, SearchHit
 from pagesieve.sqlite_schema import enable_wal, migrate, write_transaction
 from pagesieve.templates.store import url_key

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from pagesieve.evaluation.metric import tokens
+from pagesieve.tokens import tokens
 from pagesieve.library import frontmatter
 from pagesieve.library.entry import EntryMeta
 

@@ -452,7 +452,7 @@ class Host:
     def _learn_judged(self, page, blocks, private: bool, warnings: list[str]) -> bool:
         """``clean`` with ``"learn": true``: learn the page from the tree and blocks it was just
         judged on (one walk and one parse for both). Called after the verdict, so the page is
-        never part of its own template (as ``pagesieve eval --history`` never lets it be), and
+        never part of its own template (as ``pagesieve-dev eval --history`` never lets it be), and
         before the reader article prunes the tree. A store that cannot be written costs the
         learning only: the verdict is still answered, with the reason in ``warnings``."""
         from pagesieve.templates.learn import summarise

@@ -7,7 +7,7 @@ from the site: here, the link on the current page whose URL is most similar to t
 fetches (same origin, without cookies) and sends with the ``clean`` request. The host uses it
 for that one request and stores nothing of it.
 
-The link rule is implemented twice, here (for ``pagesieve eval --cold-start``) and in
+The link rule is implemented twice, here (for ``pagesieve-dev eval --cold-start``) and in
 ``extension/reference.js`` (live); a browser test checks that the two pick the same link on
 real pages.
 """
@@ -35,7 +35,7 @@ NOT_A_PAGE = re.compile(
 COLD_START_DUPLICATE_SHARE = 0.5
 """With a fetched reference, the diff is ignored when more than this share of the kept text is
 identical in it (the page it links to holds the same story: a comments view, a teaser list).
-Measured with ``pagesieve eval dragnet --min-site-pages 5 --cold-start`` (49 of its 220 pages
+Measured with ``pagesieve-dev eval dragnet --min-site-pages 5 --cold-start`` (49 of its 220 pages
 link to a page the dataset holds; single page F1 0.936): guard 0.8 gives 0.931, 0.5 gives
 0.934, 0.3 gives 0.934, 0.1 gives 0.935. At 0.8, dragnet 176 (a short post whose kept text is
 54 % on the post it links to) drops from F1 1.000 to 0.462. What the diff still removes at 0.5

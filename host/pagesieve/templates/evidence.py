@@ -10,11 +10,11 @@ the page's site:
   identical twin in the reference page (:mod:`pagesieve.templates.diff`);
 - **sst** (Yi, Liu & Li 2003, seed 002): per block, whether it lands on a noise node of the
   site style tree (:mod:`pagesieve.templates.sst`). The store does not keep style trees yet:
-  ``pagesieve eval --history`` builds one from the history pages.
+  ``pagesieve-dev eval --history`` builds one from the history pages.
 
 :func:`apply_evidence` removes, after classification, the kept blocks the evidence names as the
 site's template (:data:`EVIDENCE_KINDS` are switchable for comparison with
-``pagesieve eval --templates``). A guard stops a duplicate page from erasing itself: when the
+``pagesieve-dev eval --templates``). A guard stops a duplicate page from erasing itself: when the
 reference page holds more than :data:`DUPLICATE_SHARE` of the kept text, it is the same article
 under another URL, and the diff evidence is ignored.
 """
@@ -39,9 +39,9 @@ EVIDENCE_KINDS = ("library", "diff", "sst")
 
 DEFAULT_KINDS = ("library",)
 """The kinds used unless asked otherwise (sst is not stored yet, so it cannot be the default
-live). Measured with ``pagesieve eval DATASET
+live). Measured with ``pagesieve-dev eval DATASET
 --min-site-pages 5 --history K --templates KINDS`` (held-out pages; single page: big9 0.977,
-daniel 0.941, dragnet 0.948; the most any removal by templates can reach, ``pagesieve eval
+daniel 0.941, dragnet 0.948; the most any removal by templates can reach, ``pagesieve-dev eval
 DATASET --min-site-pages 5 --template-ceiling``: big9 0.980, daniel 0.967, dragnet 0.953):
 
 ===========  ======  =====  ========  =====  =========  =====
@@ -60,7 +60,7 @@ tokens on dragnet. The library removes more noise than content on daniel (2,661 
 big9 (452 against 205), less on dragnet (121 against 470).
 
 The other way the issue names, the evidence as features of the block classifier, is measured by
-``pagesieve eval --history K --template-stage evidence`` (:mod:`pagesieve.evaluation.evidence_stage`):
+``pagesieve-dev eval --history K --template-stage evidence`` (:mod:`pagesieve_dev.evaluation.evidence_stage`):
 it adds nothing over this removal."""
 
 LIBRARY_SHARE = 0.99

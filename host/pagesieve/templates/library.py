@@ -79,7 +79,7 @@ BLOCK_TEXT_MIN_CHARS = 50
 """Shortest own text (characters) of a block that :func:`block_texts` offers the library.
 Shorter lines that differ by a date or a number on every page ("by Paulo Coelho on July 21,
 2012", 32 characters) are similar under the seed's edit-distance rule, so they became template
-entries, and dragnet's truth counts them as article text: ``pagesieve eval dragnet
+entries, and dragnet's truth counts them as article text: ``pagesieve-dev eval dragnet
 --min-site-pages 5 --history all`` gave 0.938 with every block text, 0.947 from 50 characters
 (0.944 without block texts)."""
 
@@ -92,7 +92,7 @@ def block_texts(blocks: Sequence[Block]) -> list[tuple[str, str]]:
     element), so the seed's library only ever learns its link. A block (not in ``<pre>``)
     with at least one child element and :data:`BLOCK_TEXT_MIN_CHARS` characters of own text
     (:attr:`pagesieve.blocks.Block.text`) is counted like a leaf, with the block's tag; a block
-    without child elements is a leaf already. Measured with ``pagesieve eval DATASET
+    without child elements is a leaf already. Measured with ``pagesieve-dev eval DATASET
     --min-site-pages 5 --history all`` (held-out pages): big9 0.979 -> 0.979, daniel 0.953 ->
     0.957, dragnet 0.944 -> 0.947; with ``--history 3``: big9 0.977 -> 0.977, daniel 0.945 ->
     0.947, dragnet 0.944 -> 0.945.

@@ -1,4 +1,4 @@
-"""Other extractors to compare against (``pagesieve eval --compare``), called exactly as the
+"""Other extractors to compare against (``pagesieve-dev eval --compare``), called exactly as the
 bars in the issues were measured.
 
 Each peer is a callable ``(html: str, url: str | None) -> str`` returning the main text:
@@ -28,7 +28,7 @@ Two details of the readability wrapper decide whether the reference figures are 
 
 Both are optional dependencies (``pip install -e '.[peers]'``), imported only when a peer is
 asked for; :class:`MissingPeerError` says how to install them. Exceptions a peer raises on a
-page are not caught here: :func:`pagesieve.evaluation.runner.evaluate` counts them as empty
+page are not caught here: :func:`pagesieve_dev.evaluation.runner.evaluate` counts them as empty
 output for that page and reports them.
 """
 

@@ -1,4 +1,4 @@
-"""``pagesieve eval --history K|all``: extraction with site templates learned from other pages.
+"""``pagesieve-dev eval --history K|all``: extraction with site templates learned from other pages.
 
 Protocol (issue "site templates"): one fresh temporary :class:`~pagesieve.templates.store.TemplateStore`
 per run. Before page ``p`` of site ``s`` is extracted, the store's knowledge of ``s`` is erased
@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urldefrag
 
-from pagesieve.evaluation.datasets import Dataset, read_page
+from pagesieve_dev.evaluation.datasets import Dataset, read_page
 from pagesieve.page.html import parse_html
 from pagesieve.templates.evidence import DEFAULT_KINDS
 from pagesieve.templates.learn import PageSummary, summarise
@@ -54,8 +54,8 @@ class HistoryExtractor:
         history_where: ``(field, value)``: only pages whose index field has that value (as
             text) are learned, e.g. ``("year", "2005")`` for the template-drift table.
         only: when given, only these page ids are ever learned (the training side of the
-            split, for :mod:`pagesieve.evaluation.evidence_stage`).
-        stage: a fitted :class:`~pagesieve.evaluation.evidence_stage.EvidenceStage`: pages with
+            split, for :mod:`pagesieve_dev.evaluation.evidence_stage`).
+        stage: a fitted :class:`~pagesieve_dev.evaluation.evidence_stage.EvidenceStage`: pages with
             templates are judged by it (``--template-stage``) instead of by removal alone.
     """
 
@@ -150,7 +150,7 @@ class HistoryExtractor:
         if self.stage is not None:
             from pagesieve.article.render import blocks_text
             from pagesieve.classifier import default_model
-            from pagesieve.evaluation.evidence_stage import judge_with_stage
+            from pagesieve_dev.evaluation.evidence_stage import judge_with_stage
 
             analysis, keep = judge_with_stage(parse_html(html, url=url), default_model(), self.templates(url), self.stage, self.kinds)
             return blocks_text(analysis.blocks, keep)
@@ -159,7 +159,7 @@ class HistoryExtractor:
 
 
 class ColdStartExtractor:
-    """``pagesieve eval --cold-start``: each page is extracted with no history but a reference
+    """``pagesieve-dev eval --cold-start``: each page is extracted with no history but a reference
     page "fetched" as the extension would (:mod:`pagesieve.templates.cold_start`).
 
     The link the extension would fetch is picked from the page's own links by

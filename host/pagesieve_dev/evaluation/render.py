@@ -1,8 +1,8 @@
-"""``pagesieve render``: dataset pages rendered in headless Chromium, as DOM snapshots.
+"""``pagesieve-dev render``: dataset pages rendered in headless Chromium, as DOM snapshots.
 
 ::
 
-    pagesieve render DATASET_DIR --out SNAPSHOT_DIR [--workers N] [--limit N] [--timeout S]
+    pagesieve-dev render DATASET_DIR --out SNAPSHOT_DIR [--workers N] [--limit N] [--timeout S]
 
 Each page of the dataset is opened in Debian's ``/usr/bin/chromium`` (Playwright, never a
 browser of its own download) at a 1366 x 768 viewport with JavaScript off and every request
@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pagesieve.evaluation.browser import CHROMIUM, EXTENSION
+from pagesieve_dev.evaluation.browser import CHROMIUM, EXTENSION
 
 VIEWPORT = (1366, 768)
 """Viewport of the offline renderer, CSS px: the most common desktop screen size (issue: "What
@@ -208,7 +208,7 @@ def render_dataset(dataset_dir: str | os.PathLike[str], out: str | os.PathLike[s
         DatasetError: the dataset folder is broken. FileNotFoundError: no Chromium.
         ImportError: Playwright is not installed.
     """
-    from pagesieve.evaluation.datasets import load_dataset
+    from pagesieve_dev.evaluation.datasets import load_dataset
     from pagesieve.page.decode import decode_html
 
     if not Path(CHROMIUM).exists():
@@ -245,7 +245,7 @@ def render_dataset(dataset_dir: str | os.PathLike[str], out: str | os.PathLike[s
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``render`` options."""
-    from pagesieve.evaluation.runner import _positive_int
+    from pagesieve_dev.evaluation.runner import _positive_int
 
     parser.add_argument("dataset", help="a dataset folder, e.g. ../shared/datasets/dragnet")
     parser.add_argument("--out", required=True, help="folder for the snapshots (a cache: up-to-date pages are skipped)")

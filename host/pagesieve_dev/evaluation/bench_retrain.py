@@ -1,17 +1,17 @@
-"""``pagesieve bench-retrain``: how long the personal model takes to retrain, and whether the
+"""``pagesieve-dev bench-retrain``: how long the personal model takes to retrain, and whether the
 host keeps answering meanwhile.
 
 ::
 
-    pagesieve bench-retrain [--labels 10000] [--dataset big9] [--json]
+    pagesieve-dev bench-retrain [--labels 10000] [--dataset big9] [--json]
 
 1. Real labelled blocks: pages of the dataset (held out from the shipped model's training: big9
    by default, never trained on) are analysed and their candidate blocks labelled against the
-   truth (:func:`pagesieve.training.labels.label_blocks`), until ``--labels`` blocks are found.
+   truth (:func:`pagesieve_dev.training.labels.label_blocks`), until ``--labels`` blocks are found.
    They go into a temporary label store as corrections of 50 blocks each.
 2. A :class:`~pagesieve.native.protocol.Host` in this process asks its
    :class:`~pagesieve.corrections.personal.Retrainer` to train (a child process runs
-   ``pagesieve train --personal``, as when the user corrects a page); while it runs, the host
+   ``pagesieve labels retrain``, as when the user corrects a page); while it runs, the host
    answers ``clean`` requests on a real page, one after another.
 3. Printed: labelled blocks, training wall time (child start to model written), the host's
    ``clean`` times while training and when idle (median and max), and whether the host served
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pagesieve.evaluation.datasets import default_datasets_dir, load_dataset, read_page, read_truth
+from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset, read_page, read_truth
 from pagesieve.errors import DatasetError
 
 BLOCKS_PER_LABEL = 50
@@ -45,7 +45,7 @@ def labelled_rows(dataset_dir: Path, count: int) -> tuple[np.ndarray, np.ndarray
     """
     from pagesieve.extract import analyse
     from pagesieve.page.html import parse_html
-    from pagesieve.training.labels import label_blocks, truth_reference
+    from pagesieve_dev.training.labels import label_blocks, truth_reference
 
     ds = load_dataset(dataset_dir)
     xs, ys, have = [], [], 0

@@ -1,4 +1,4 @@
-"""``pagesieve train``: build the block classifier from ``../shared/datasets``, reproducibly.
+"""``pagesieve-dev train``: build the block classifier from ``../shared/datasets``, reproducibly.
 
 Steps:
 
@@ -6,8 +6,8 @@ Steps:
    fixed seed and half of them go to ``train``; every page of a site lands on one side, so no
    site is both trained on and evaluated on. Datasets kept whole for evaluation (big9,
    zh_cwced, readability) are listed with every page in ``test``. Written to
-   ``models/split.json``; ``pagesieve eval`` evaluates only the ``test`` pages.
-2. **Labels** (:mod:`pagesieve.training.labels`): l3s_gn1 from its block labels, the others by
+   ``models/split.json``; ``pagesieve-dev eval`` evaluates only the ``test`` pages.
+2. **Labels** (:mod:`pagesieve_dev.training.labels`): l3s_gn1 from its block labels, the others by
    aligning the truth text to the blocks.
 3. **Sample**: noise blocks are down-sampled to the number of content blocks (seed 000 §6 (2)),
    then at most ``--max-samples`` rows are drawn, stratified, with the same seed.
@@ -44,11 +44,11 @@ from pathlib import Path
 import numpy as np
 
 from pagesieve.errors import DatasetError
-from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
+from pagesieve_dev.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
 from pagesieve.context import context_feature_names, tree_arrays
 from pagesieve.features import FEATURE_NAMES, N_FEATURES
 from pagesieve.layout import BOX_FEATURE_NAMES
-from pagesieve.training.labels import IGNORE, l3s_reference, label_blocks, truth_reference
+from pagesieve_dev.training.labels import IGNORE, l3s_reference, label_blocks, truth_reference
 
 TRAIN_DATASETS = ("l3s_gn1", "dragnet", "cleaneval", "wcxb_dev", "daniel")
 """Datasets half of whose sites are trained on."""
@@ -105,7 +105,7 @@ class PageData:
 
 
 class NotRendered(Exception):
-    """A page has no rendered snapshot (``pagesieve render``) where one was asked for."""
+    """A page has no rendered snapshot (``pagesieve-dev render``) where one was asked for."""
 
 
 def page_rows(dataset: Dataset, page_id: str, snapshots: Path | None = None):
@@ -113,7 +113,7 @@ def page_rows(dataset: Dataset, page_id: str, snapshots: Path | None = None):
 
     Args:
         snapshots: a folder of rendered datasets (``<snapshots>/<dataset name>/``, written by
-            ``pagesieve render``): the page is read from its snapshot, and its feature rows get
+            ``pagesieve-dev render``): the page is read from its snapshot, and its feature rows get
             the box features of :mod:`pagesieve.layout` (the box-aware model's rows).
 
     Returns:
@@ -129,7 +129,7 @@ def page_rows(dataset: Dataset, page_id: str, snapshots: Path | None = None):
     if snapshots is None:
         page = parse_html(read_page(dataset, page_id), url=record.url)
     else:
-        from pagesieve.evaluation.render import load_rendered
+        from pagesieve_dev.evaluation.render import load_rendered
         from pagesieve.page.snapshot import parse_snapshot
 
         snapshot = load_rendered(snapshots / dataset.name, page_id)
@@ -307,7 +307,7 @@ def balanced_by_dataset(names: np.ndarray, weights: np.ndarray) -> np.ndarray:
         names: ``(rows,)`` the dataset of each row; weights: ``(rows,)`` non-negative weights
             (stage 2's square root of the block's characters).
     Returns:
-        A new ``(rows,)`` array. Used by ``pagesieve train --balance-datasets`` and the dev
+        A new ``(rows,)`` array. Used by ``pagesieve-dev train --balance-datasets`` and the dev
         gate's ``+balanced`` variants: wcxb_dev's 761 training pages hold half of all labelled
         blocks and would otherwise set stage 2's decisions for every kind of page.
     """
@@ -339,7 +339,7 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
     from pagesieve.classifier import BlockClassifier
     from pagesieve.context import context_features
     from pagesieve.model_store import compile_svm
-    from pagesieve.evaluation.metric import prf
+    from pagesieve_dev.evaluation.metric import prf
 
     folds = np.array([fold_of(pd.group, seed) for pd in pages])
     z_pages: list[np.ndarray] = [np.zeros(0)] * len(pages)
@@ -467,8 +467,8 @@ def peer_scores(datasets_dir: Path, split: dict, peers: list[str], limit: int | 
     Raises:
         MissingPeerError: a peer is not installed.
     """
-    from pagesieve.evaluation.peers import get_peer
-    from pagesieve.evaluation.runner import evaluate
+    from pagesieve_dev.evaluation.peers import get_peer
+    from pagesieve_dev.evaluation.runner import evaluate
 
     extractors = {name: get_peer(name.strip()) for name in peers}
     out: dict[str, float] = {}
@@ -514,11 +514,6 @@ def _svm_params(value: str) -> tuple[float, float]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``train`` options."""
     parser.add_argument("--datasets", type=Path, default=None, help="datasets folder (default: ../shared/datasets)")
-    parser.add_argument("--personal", action="store_true",
-                        help="train the personal model: the shipped model refitted with your labels (right-click corrections)")
-    parser.add_argument("--labels", type=Path, default=None, help="with --personal: the label store (default: the user's)")
-    parser.add_argument("--model-file", type=Path, default=None,
-                        help="with --personal: where to write the personal model (default: the user's data folder)")
     parser.add_argument("--out", type=Path, default=MODELS_DIR, help="where to write blocks.skops, training.json, split.json")
     parser.add_argument("--new-split", action="store_true", help="recompute models/split.json instead of reading it")
     parser.add_argument("--max-samples", type=int, default=20000, help="rows in the balanced SVM training sample (default 20000)")
@@ -531,7 +526,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fix the SVM's C and gamma instead of searching them (e.g. the box-free model's, "
                         "so that a box-aware model differs from it in its second stage only)")
     parser.add_argument("--snapshots", type=Path, default=None, help="train the box-aware model (blocks-boxes.skops) on the "
-                        "pages rendered by `pagesieve render` into SNAPSHOTS/<dataset>/")
+                        "pages rendered by `pagesieve-dev render` into SNAPSHOTS/<dataset>/")
     parser.add_argument("--balance-datasets", action="store_true",
                         help="weigh every training dataset the same in the context stage")
     parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.signals) out of stage 2")
@@ -541,13 +536,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run ``pagesieve train``; prints progress to stderr and a summary to stdout."""
+    """Run ``pagesieve-dev train``; prints progress to stderr and a summary to stdout."""
     from pagesieve.model_store import FittedModel, save_model
-
-    if getattr(args, "personal", False):
-        from pagesieve.corrections.cli import train_personal_main
-
-        return train_personal_main(args)
 
     datasets_dir = args.datasets or default_datasets_dir()
     if datasets_dir is None or not Path(datasets_dir).is_dir():

@@ -3,11 +3,9 @@
 This is the bag-of-tokens measure of the article-extraction benchmarks (see
 ``../shared/datasets/README.md``, "How to score"):
 
-* :func:`tokens` splits a text into tokens: every CJK character (Han, incl. extension A and
-  later extensions and the compatibility ideographs; Hiragana; Katakana; Hangul syllables) is
-  a token of its own, since those scripts do not separate words with spaces; any other maximal
-  run of Unicode letters and digits is a token. Underscore, punctuation, symbols and white
-  space separate tokens and are never part of one. Tokens are lower-cased.
+* :func:`~pagesieve.tokens.tokens` splits a text into tokens (every CJK character a token of
+  its own, any other maximal run of Unicode letters and digits another; lower-cased; see
+  :mod:`pagesieve.tokens`, which the user package shares with this metric).
 * :func:`prf` compares the token *multisets* (a token repeated three times in the truth and
   twice in the prediction matches twice).
 * A dataset's figure is the macro mean over its pages of the per-page P, R and F1
@@ -19,38 +17,10 @@ This is the bag-of-tokens measure of the article-extraction benchmarks (see
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 
-# Scripts whose characters are tokens one by one.
-_CJK_RANGES = (
-    "\u3040-\u309f"  # Hiragana
-    "\u30a0-\u30ff"  # Katakana
-    "\u3400-\u4dbf"  # CJK Unified Ideographs Extension A
-    "\u4e00-\u9fff"  # CJK Unified Ideographs
-    "\uac00-\ud7af"  # Hangul Syllables
-    "\uf900-\ufaff"  # CJK Compatibility Ideographs
-    "\U00020000-\U0003134f"  # CJK Unified Ideographs Extensions B-G
-    "\U0002f800-\U0002fa1f"  # CJK Compatibility Ideographs Supplement
-)
-
-CJK_RANGES = _CJK_RANGES
-"""The character ranges (a regex character-class body) whose characters are tokens one by one."""
-
-# ``[^\W_]`` is a Unicode letter or digit (``\w`` minus the underscore). A CJK token is such a
-# character inside the ranges above (so the Katakana middle dot and the like stay separators);
-# a word token is a run of such characters outside them.
-_TOKEN_RE = re.compile(rf"(?=[^\W_])[{_CJK_RANGES}]|(?:(?![{_CJK_RANGES}])[^\W_])+")
-
-
-def tokens(text: str) -> list[str]:
-    """The tokens of ``text`` in order, lower-cased.
-
-    >>> tokens("Hello, wörld_2 中文!")
-    ['hello', 'wörld', '2', '中', '文']
-    """
-    return _TOKEN_RE.findall(text.lower())
+from pagesieve.tokens import tokens
 
 
 def prf(predicted: str, truth: str) -> tuple[float, float, float]:

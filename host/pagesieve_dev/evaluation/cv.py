@@ -1,18 +1,18 @@
-"""``pagesieve eval --cv K DATASET``: site-grouped K-fold cross-validation, the dev gate.
+"""``pagesieve-dev eval --cv K DATASET``: site-grouped K-fold cross-validation, the dev gate.
 
 A change to the classifier is kept when the cross-validated macro F1 rises, not when one page
 improves (issue 31). The protocol, on a target dataset (``wcxb_dev``: the whole WCXB
 development split, Foley 2026):
 
 1. **Pool**: every page of the target, plus the training pages (``models/split.json``) of the
-   other training datasets (:data:`pagesieve.training.train.TRAIN_DATASETS`). Pages are read,
-   analysed and labelled once (:func:`pagesieve.training.train.page_rows`'s labels).
+   other training datasets (:data:`pagesieve_dev.training.train.TRAIN_DATASETS`). Pages are read,
+   analysed and labelled once (:func:`pagesieve_dev.training.train.page_rows`'s labels).
 2. **Folds**: every site gets a fold in 0..K-1 from a keyed SHA-256 of its group (dataset and
    site), so no site is on both sides of a fold, and the folds are the same on every run.
 3. **Stage 1**: K SVMs with the shipped C and gamma (``models/training.json``), SVM k fitted on
    a balanced sample of the pages of the other folds (seed 000 §6). Every page's decisions come
    from the SVM that did not see its fold (out-of-fold).
-4. **Stage 2, per fold k**: the context stage (:func:`pagesieve.training.train.context_model`)
+4. **Stage 2, per fold k**: the context stage (:func:`pagesieve_dev.training.train.context_model`)
    is fitted on the out-of-fold decisions of every page but the target's fold-k pages, and
    judges those with SVM k's decisions, through the serving path
    (:class:`pagesieve.classifier.BlockClassifier` on compiled arrays, then
@@ -22,12 +22,12 @@ development split, Foley 2026):
    Approximation, said plainly: the SVMs whose decisions train stage 2 for fold k saw fold k's
    labels (one SVM per fold, not K x K); the fold-k pages themselves are judged only by
    models that never saw them.
-5. **Score**: token F1 of the text against the truth (:mod:`pagesieve.evaluation.metric`),
+5. **Score**: token F1 of the text against the truth (:mod:`pagesieve_dev.evaluation.metric`),
    macro over pages, per page type; the shipped model and ``--compare`` peers on the same pages.
 
 Variants (``--cv-variants``): ``base`` (the shipped feature set), ``cards``, ``type``, ``all``;
 each may carry ``+balanced`` (every dataset of the pool weighs the same in stage 2, as
-``pagesieve train --balance-datasets``) and ``@CUT`` (stage 2's cut, default 0.5): ``all+balanced@0.4``
+``pagesieve-dev train --balance-datasets``) and ``@CUT`` (stage 2's cut, default 0.5): ``all+balanced@0.4``
 is the configuration of a model trained with ``--balance-datasets`` whose cut came out 0.4.
 """
 
@@ -102,11 +102,11 @@ def fold_of(group: str, k: int) -> int:
 
 def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: int | None = None) -> list[CvPage]:
     """Every page of ``target`` and the training pages of the other training datasets, loaded
-    (:func:`pagesieve.training.train.page_rows`), with fold, card columns and page signals. Broken pages are counted and
+    (:func:`pagesieve_dev.training.train.page_rows`), with fold, card columns and page signals. Broken pages are counted and
     left out (a line on stderr each)."""
-    from pagesieve.evaluation.datasets import load_dataset
+    from pagesieve_dev.evaluation.datasets import load_dataset
     from pagesieve.signals import card_columns, page_signals
-    from pagesieve.training.train import TRAIN_DATASETS, page_rows, site_key
+    from pagesieve_dev.training.train import TRAIN_DATASETS, page_rows, site_key
 
     pool: list[CvPage] = []
     names = [target] + [n for n in TRAIN_DATASETS if n != target]
@@ -143,7 +143,7 @@ def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: in
 
 def stack_labelled(pages: list[CvPage]):
     """``(X, y)``: the first-pass rows and labels of the labelled blocks of ``pages``."""
-    from pagesieve.training.labels import IGNORE
+    from pagesieve_dev.training.labels import IGNORE
 
     xs, ys = [], []
     for p in pages:
@@ -161,7 +161,7 @@ def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: in
     from pagesieve.context import tree_arrays
     from pagesieve.features import N_FEATURES
     from pagesieve.model_store import compile_svm
-    from pagesieve.training.train import balanced_sample, svm_pipeline
+    from pagesieve_dev.training.train import balanced_sample, svm_pipeline
 
     svms = []
     for f in range(k):
@@ -216,8 +216,8 @@ def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
     from pagesieve.context import context_features
     from pagesieve.extract import settle
     from pagesieve.model_store import compile_forest
-    from pagesieve.training.labels import IGNORE
-    from pagesieve.training.train import balanced_by_dataset, context_model
+    from pagesieve_dev.training.labels import IGNORE
+    from pagesieve_dev.training.train import balanced_by_dataset, context_model
 
     parsed = parse_variant(spec)
     variant, cut = parsed.columns, parsed.cut
@@ -285,8 +285,8 @@ def shipped_texts(pool: list[CvPage]) -> dict[str, str]:
 def peer_texts(pool: list[CvPage], datasets_dir: Path, peer: str) -> dict[str, str]:
     """Texts of the target's pages by a peer (``trafilatura``, ``readability``), from the raw
     HTML; a page the peer fails on gets an empty text."""
-    from pagesieve.evaluation.datasets import load_dataset, read_page
-    from pagesieve.evaluation.peers import get_peer
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+    from pagesieve_dev.evaluation.peers import get_peer
 
     run = get_peer(peer)
     out: dict[str, str] = {}
@@ -307,7 +307,8 @@ def score_table(pool: list[CvPage], columns: dict[str, dict[str, str]]) -> dict[
     pages whose truth has tokens."""
     from collections import Counter
 
-    from pagesieve.evaluation.metric import prf_counts, tokens
+    from pagesieve_dev.evaluation.metric import prf_counts
+    from pagesieve.tokens import tokens
 
     truths = {f"{p.dataset}/{p.page_id}": Counter(tokens(p.truth)) for p in pool if p.target}
     kinds = {f"{p.dataset}/{p.page_id}": p.page_type or "unknown" for p in pool if p.target}
@@ -349,7 +350,7 @@ def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: 
     Raises:
         DatasetError: the target cannot be loaded.
     """
-    from pagesieve.training.train import MODELS_DIR, SEED
+    from pagesieve_dev.training.train import MODELS_DIR, SEED
 
     meta = json.loads((MODELS_DIR / "training.json").read_text(encoding="utf-8"))
     c, gamma = meta["cv"]["best"]["C"], meta["cv"]["best"]["gamma"]

@@ -4,10 +4,10 @@ article's HTML (what the reader view and the saved files show) keeps.
 
 ::
 
-    python3 -m pagesieve.evaluation.fidelity [DATASET ...] [--limit N] [--json]
+    python3 -m pagesieve_dev.evaluation.fidelity [DATASET ...] [--limit N] [--json]
 
 (evaluation tooling, not a user command). Datasets default to all of
-:func:`~pagesieve.evaluation.datasets.default_datasets_dir`; every page of each is read (the
+:func:`~pagesieve_dev.evaluation.datasets.default_datasets_dir`; every page of each is read (the
 split does not matter: nothing is learned here).
 
 **In the main content.** The datasets' truth is text, so an item counts as main content when
@@ -55,9 +55,9 @@ from lxml import html as lxml_html
 from pagesieve.article.code import CODE_TABLES, GUTTER_CLASSES, WRAPPER_DEPTH, code_language
 from pagesieve.article.media import decorative_video
 from pagesieve.article.render import is_layout_table
-from pagesieve.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
+from pagesieve_dev.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
 from pagesieve.errors import PagesieveError
-from pagesieve.evaluation.metric import tokens
+from pagesieve.tokens import tokens
 from pagesieve.page.embeds import embed_of, frame_address
 from pagesieve.page.html import parse_html
 
@@ -316,7 +316,7 @@ def format_table(results: dict[str, dict[str, dict[str, int]]]) -> str:
 
 def main(argv: Iterable[str] | None = None) -> int:
     """Run the report (see the module docstring); returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python3 -m pagesieve.evaluation.fidelity", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m pagesieve_dev.evaluation.fidelity", description=__doc__.split("\n\n")[0])
     parser.add_argument("datasets", nargs="*", metavar="DATASET", help="dataset folders or names (default: all)")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N pages of each dataset")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

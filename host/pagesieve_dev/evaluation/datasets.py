@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pagesieve.checkout import repo_root
 from pagesieve.errors import DatasetError
 
 #: Environment variable that overrides where the datasets live.
@@ -102,16 +103,6 @@ class Dataset:
     def truth_path(self, page_id: str) -> Path:
         """``<path>/truth/<id>.txt``."""
         return self.path / "truth" / f"{page_id}.txt"
-
-
-def repo_root() -> Path | None:
-    """The repository root (the folder holding ``pyproject.toml``), found from this file.
-
-    This file is ``<repo>/host/pagesieve/evaluation/datasets.py``; returns ``None`` when the
-    package is not run from a source checkout (e.g. installed as a wheel).
-    """
-    root = Path(__file__).resolve().parents[3]
-    return root if (root / "pyproject.toml").is_file() else None
 
 
 def default_datasets_dir() -> Path | None:

@@ -1,4 +1,4 @@
-"""``pagesieve eval --corrections N``: a simulated user who corrects the first pages of each site.
+"""``pagesieve-dev eval --corrections N``: a simulated user who corrects the first pages of each site.
 
 Protocol (issue "corrections"):
 
@@ -16,7 +16,7 @@ The oracle corrects like a user with the picker: it names one element, and the l
 every block of the page with that element's signature and to their subtrees. Its choice is the
 (signature, label) pair with the largest *token gain*: for "noise", the tokens of kept blocks in
 the matched subtrees weighted ``1 - 2 s`` (``s`` = a block's share of tokens aligned with the
-truth, :func:`pagesieve.training.labels.content_shares`); for "content", the tokens of dropped
+truth, :func:`pagesieve_dev.training.labels.content_shares`); for "content", the tokens of dropped
 blocks weighted ``2 s - 1``. A gain under :data:`MIN_GAIN_TOKENS` is not worth a click.
 """
 
@@ -32,8 +32,8 @@ from pagesieve.blocks import subtree_ends
 from pagesieve.corrections.rules import apply_rules, make_label, subtree_text
 from pagesieve.corrections.signature import PathIndex, text_anchor
 from pagesieve.corrections.store import Label, SiteRules
-from pagesieve.evaluation.datasets import Dataset, read_page, read_truth
-from pagesieve.training.labels import content_shares, truth_reference
+from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
+from pagesieve_dev.training.labels import content_shares, truth_reference
 
 ORACLE_SEED = 20261121
 CORRECTION_PAGES = 3
@@ -68,7 +68,7 @@ def correction_gains(analysis, keep: list[bool], counts: np.ndarray, shares: np.
     Args:
         analysis: the page's :class:`~pagesieve.extract.Analysis`; keep: current verdict per
             block (after the rules made so far); counts, shares: per block, tokens and truth
-            share (:func:`~pagesieve.training.labels.content_shares` over all blocks).
+            share (:func:`~pagesieve_dev.training.labels.content_shares` over all blocks).
         paths: the page's :class:`~pagesieve.corrections.signature.PathIndex`.
 
     Returns:

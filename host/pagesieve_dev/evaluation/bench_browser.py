@@ -1,14 +1,14 @@
-"""``pagesieve bench-browser``: the extension's cost in Chromium on real pages.
+"""``pagesieve-dev bench-browser``: the extension's cost in Chromium on real pages.
 
 ::
 
-    pagesieve bench-browser [--sizes 1000,5000,20000] [--repeat N]
+    pagesieve-dev bench-browser [--sizes 1000,5000,20000] [--repeat N]
 
 For each size, the dataset page (all datasets under ``../shared/datasets``) whose element count
 is closest to it is served (elements as the snapshot counts them: the insides of ``<svg>``,
 ``<math>``, ``<script>``, ``<style>``, ``<noscript>`` and ``<template>`` are not sent, so a page
 of 15,000 SVG paths is not a 15,000-element page; the largest real page there has some 9,900) on 127.0.0.1 and opened in Chromium with the extension and the host
-(:mod:`pagesieve.evaluation.browser`). After two untimed rounds (the port and the host are
+(:mod:`pagesieve_dev.evaluation.browser`). After two untimed rounds (the port and the host are
 warm), ``N`` times: "hide" is sent to the content script, which times its own work with
 ``performance.now()`` — *snapshot* (the DOM walk of ``extension/snapshot.js``) and
 *click-to-hidden* (snapshot, message to the background, native port, host, reply, hiding) —
@@ -34,8 +34,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from pagesieve.evaluation.datasets import default_datasets_dir, load_dataset
-from pagesieve.evaluation.runner import _positive_int, percentile
+from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset
+from pagesieve_dev.evaluation.runner import _positive_int, percentile
 from pagesieve.table import format_table
 
 
@@ -107,7 +107,7 @@ def pick_pages(sizes: list[int]) -> list[tuple[int, str, bytes]]:
 
 def main(args: argparse.Namespace) -> int:
     """Print one row per page."""
-    from pagesieve.evaluation.browser import chromium_with_extension
+    from pagesieve_dev.evaluation.browser import chromium_with_extension
 
     pages = pick_pages(args.sizes)
     served = {f"/{n}/": html for n, (_c, _name, html) in enumerate(pages)}

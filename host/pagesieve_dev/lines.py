@@ -13,7 +13,7 @@ the title's words in the block, :mod:`pagesieve.features`). y and z enter as ``l
 12 inputs are standardised, since a logistic unit saturates on raw character counts; the network
 is scikit-learn's ``MLPClassifier(hidden_layer_sizes=(5,), activation="logistic",
 solver="sgd", learning_rate_init=0.2)``, trained on the noise-down-sampled training blocks (as
-the SVM, seed 000 §6 (2)). It is measured by ``pagesieve eval-layout --line-model`` beside the
+the SVM, seed 000 §6 (2)). It is measured by ``pagesieve-dev eval-layout --line-model`` beside the
 SVM; it is not shipped (it does not win, see the closing note of the issue).
 """
 
@@ -96,8 +96,8 @@ def fit_line_model(analyses: Sequence, labels: Sequence[np.ndarray], max_rows: i
     """Train the line network on pages: ``analyses`` with per-candidate ``labels`` (1, 0, or
     the training IGNORE value, left out); noise is down-sampled to the content count, at most
     ``max_rows`` rows in all."""
-    from pagesieve.training.labels import IGNORE
-    from pagesieve.training.train import balanced_sample
+    from pagesieve_dev.training.labels import IGNORE
+    from pagesieve_dev.training.train import balanced_sample
 
     xs, ys = [], []
     for analysis, y in zip(analyses, labels):

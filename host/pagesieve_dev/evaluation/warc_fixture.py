@@ -1,6 +1,6 @@
 """Pack a dataset of ``../shared/datasets`` into WARC files: a small crawl of known truth.
 
-Used by the ``pagesieve batch`` tests and by ``pagesieve bench-batch``. Each page becomes one
+Used by the ``pagesieve batch`` tests and by ``pagesieve-dev bench-batch``. Each page becomes one
 ``response`` record (WARC 1.1, gzip, one member per record, as Common Crawl writes them; written
 with warcio) preceded by its ``request`` record, with ``HTTP/1.1 200 OK`` and
 ``Content-Type: text/html; charset=utf-8`` (the datasets store pages as UTF-8). Pages are dealt
@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from pagesieve.evaluation.datasets import Dataset, read_page
+from pagesieve_dev.evaluation.datasets import Dataset, read_page
 
 FIXTURE_DATE = datetime(2026, 11, 1, tzinfo=timezone.utc)
 """The ``WARC-Date`` of every record (fixed, so the files are the same from run to run)."""

@@ -1,24 +1,24 @@
-"""``pagesieve eval-layout``: what the rendered layout adds, on rendered dataset pages.
+"""``pagesieve-dev eval-layout``: what the rendered layout adds, on rendered dataset pages.
 
 ::
 
-    pagesieve eval-layout SNAPSHOTS_DIR [DATASET ...] [--limit N] [--box-model PATH] [--model PATH]
+    pagesieve-dev eval-layout SNAPSHOTS_DIR [DATASET ...] [--limit N] [--box-model PATH] [--model PATH]
                           [--line-model [--line-pages N]]
 
 For each dataset (default: every dataset that has a folder under ``SNAPSHOTS_DIR``, written by
-``pagesieve render``), on its held-out pages (``models/split.json``) that were rendered, macro
+``pagesieve-dev render``), on its held-out pages (``models/split.json``) that were rendered, macro
 token F1 against the truth of (issue "What the browser sees", table 2):
 
 * ``zones``: VL_PS alone (seed 003): the candidate blocks in the CENTER zone
   (:func:`pagesieve.layout.zone_verdict`);
-* ``lines``: the BP line model of seed 001 alone (:mod:`pagesieve.lines`), trained at the start
+* ``lines``: the BP line model of seed 001 alone (:mod:`pagesieve_dev.lines`), trained at the start
   of the run on the first ``--line-pages`` training pages of each training dataset (HTML), with
   ``--line-model``;
 * ``svm``: stage 1 of the box-free model alone (the SVM of seed 000, no context stage);
 * ``box-free``: the box-free two-stage model (the shipped default) on the same snapshot;
 * ``box-aware``: the box-aware model (first-pass features plus :mod:`pagesieve.layout`'s box
   features, both stages): the combination of the SVM, the context stage and the zones/boxes;
-* ``html``: for reference, the box-free model on the page's HTML (what ``pagesieve eval``
+* ``html``: for reference, the box-free model on the page's HTML (what ``pagesieve-dev eval``
   measures).
 """
 
@@ -29,7 +29,8 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
-from pagesieve.evaluation.metric import prf_counts, tokens
+from pagesieve_dev.evaluation.metric import prf_counts
+from pagesieve.tokens import tokens
 from pagesieve.table import format_table
 
 COLUMNS = ("zones", "lines", "svm", "box-free", "box-aware", "html")
@@ -45,17 +46,17 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
 
     Args:
         snapshots: the folder holding ``<dataset name>/`` of rendered pages.
-        dataset_dir: the dataset folder. split: from :func:`pagesieve.evaluation.runner.load_split`.
+        dataset_dir: the dataset folder. split: from :func:`pagesieve_dev.evaluation.runner.load_split`.
         box_free, box_aware: :class:`~pagesieve.classifier.BlockClassifier` (``box_aware``
-            may be ``None``). line_model: a :class:`pagesieve.lines.LineModel` or ``None``.
+            may be ``None``). line_model: a :class:`pagesieve_dev.lines.LineModel` or ``None``.
 
     Returns:
         ``{"pages": n, "not_rendered": m, column: macro F1 ...}``.
     """
     from pagesieve.article.render import blocks_text
-    from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
-    from pagesieve.evaluation.render import load_rendered
-    from pagesieve.evaluation.runner import select_ids
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
+    from pagesieve_dev.evaluation.render import load_rendered
+    from pagesieve_dev.evaluation.runner import select_ids
     from pagesieve.extract import analyse, classify, extract
     from pagesieve.layout import zone_verdict
     from pagesieve.page.snapshot import parse_snapshot
@@ -101,9 +102,9 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``eval-layout`` options."""
-    from pagesieve.evaluation.runner import _positive_int
+    from pagesieve_dev.evaluation.runner import _positive_int
 
-    parser.add_argument("snapshots", type=Path, help="the folder pagesieve render wrote <dataset>/ folders into")
+    parser.add_argument("snapshots", type=Path, help="the folder pagesieve-dev render wrote <dataset>/ folders into")
     parser.add_argument("datasets", nargs="*", help="dataset names (default: every rendered one)")
     parser.add_argument("--limit", type=_positive_int, default=None, help="only the first N held-out pages per dataset")
     parser.add_argument("--model", type=Path, default=None, help="the box-free model (default: the shipped one)")
@@ -114,8 +115,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Print the table (one row per dataset)."""
-    from pagesieve.evaluation.datasets import default_datasets_dir
-    from pagesieve.evaluation.runner import default_split_file, load_split
+    from pagesieve_dev.evaluation.datasets import default_datasets_dir
+    from pagesieve_dev.evaluation.runner import default_split_file, load_split
     from pagesieve.model_store import load_model, shipped_box_model
 
     base = default_datasets_dir()
@@ -140,9 +141,9 @@ def _train_line_model(base: Path, split: dict, pages_per_dataset: int):
     import sys
     import time
 
-    from pagesieve.evaluation.datasets import load_dataset
-    from pagesieve.lines import fit_line_model
-    from pagesieve.training.train import TRAIN_DATASETS, page_rows
+    from pagesieve_dev.evaluation.datasets import load_dataset
+    from pagesieve_dev.lines import fit_line_model
+    from pagesieve_dev.training.train import TRAIN_DATASETS, page_rows
 
     started = time.perf_counter()
     analyses, labels = [], []

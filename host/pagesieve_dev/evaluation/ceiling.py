@@ -1,4 +1,4 @@
-"""``pagesieve eval --template-ceiling``: how much site templates could add, at most.
+"""``pagesieve-dev eval --template-ceiling``: how much site templates could add, at most.
 
 Every template method of the issue removes text: seed 000 §7 deletes the leaves that match the
 site's template library before classification, seed 004 §2.2 deletes the subtrees identical in
@@ -17,7 +17,7 @@ better on a page than a perfect one that:
 :class:`TemplateCeiling` is that perfect template applied to pagesieve's single-page output,
 with the other pages of the site being every other page of it in the dataset, as with
 ``--history all``. Its macro F1 bounds what ``--history all`` can reach with removal evidence;
-``pagesieve eval big9 dragnet daniel --min-site-pages 5 --template-ceiling`` prints it beside
+``pagesieve-dev eval big9 dragnet daniel --min-site-pages 5 --template-ceiling`` prints it beside
 single page.
 """
 
@@ -28,8 +28,8 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from pagesieve.evaluation.datasets import Dataset, read_page, read_truth
-from pagesieve.evaluation.metric import tokens
+from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
+from pagesieve.tokens import tokens
 from pagesieve.page.html import parse_html
 
 TRUTH_SHARE = 0.5
@@ -40,7 +40,7 @@ _DIGIT = re.compile(r"\d")
 
 
 def token_line(text: str) -> str:
-    """``text`` as its :func:`~pagesieve.evaluation.metric.tokens`, a token holding a digit
+    """``text`` as its :func:`~pagesieve.tokens.tokens`, a token holding a digit
     read as ``"0"`` (dates and counts change from page to page), each token framed by spaces:
     ``" a 0 b "``. One token sequence occurs in a row in another iff its form is a substring
     of the other's."""

@@ -1,4 +1,4 @@
-"""``pagesieve eval --history K|all --template-stage``: template evidence as features of the block
+"""``pagesieve-dev eval --history K|all --template-stage``: template evidence as features of the block
 classifier, measured against removal.
 
 The issue "site templates" asks for both ways of combining the evidence of
@@ -17,7 +17,7 @@ evidence as features of the block classifier. This module is the second, kept fo
 - **training**: the ``train`` side of the split of daniel and dragnet (the training datasets that
   group pages by site); each training page's templates are learned from the *other training
   pages* of its site, so no held-out page is ever read, labels as the shipped model's
-  (:func:`pagesieve.training.labels.label_blocks`).
+  (:func:`pagesieve_dev.training.labels.label_blocks`).
 - **control** (``--template-stage scores``): the same stage without the evidence columns. The
   difference between the two is what the evidence adds as features; the difference between the
   control and plain ``--history`` is only the stage's own re-cut of the classifier's scores.
@@ -52,7 +52,7 @@ import numpy as np
 
 from pagesieve.classifier import FALLBACK_MARGIN, SURE_CONTENT_DECISION, BlockClassifier
 from pagesieve.context import tree_arrays
-from pagesieve.evaluation.datasets import load_dataset, read_page, read_truth
+from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
 from pagesieve.templates.evidence import DEFAULT_KINDS, TemplateEvidence, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
 
@@ -178,10 +178,10 @@ def training_rows(datasets_dir: Path, split: dict, model: BlockClassifier, limit
     Raises:
         DatasetError: a dataset is missing; ValueError: no page could be used.
     """
-    from pagesieve.evaluation.history import HistoryExtractor
+    from pagesieve_dev.evaluation.history import HistoryExtractor
     from pagesieve.extract import analyse
     from pagesieve.page.html import parse_html
-    from pagesieve.training.labels import IGNORE, label_blocks, truth_reference
+    from pagesieve_dev.training.labels import IGNORE, label_blocks, truth_reference
 
     all_rows, all_y, pages = [], [], 0
     for name in TRAIN_DATASETS:
@@ -238,6 +238,6 @@ def stage_for(datasets_dir: Path, split: dict, model: BlockClassifier, with_evid
     stderr (about 30 s on this machine for the 731 training pages)."""
     rows, y, pages = training_rows(datasets_dir, split, model, limit)
     stage = fit_stage(rows, y, pages, with_evidence)
-    print(f"pagesieve eval: note: {stage.describe()}", file=sys.stderr)
+    print(f"pagesieve-dev eval: note: {stage.describe()}", file=sys.stderr)
     return stage
 

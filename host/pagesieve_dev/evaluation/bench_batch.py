@@ -1,11 +1,11 @@
-"""``pagesieve bench-batch``: speed and accuracy of ``pagesieve batch`` on a crawl of known truth.
+"""``pagesieve-dev bench-batch``: speed and accuracy of ``pagesieve batch`` on a crawl of known truth.
 
 ::
 
-    pagesieve bench-batch [DATASET ...] [--parts N] [--workers 1,2] [--work DIR] [--json FILE]
+    pagesieve-dev bench-batch [DATASET ...] [--parts N] [--workers 1,2] [--work DIR] [--json FILE]
 
 The datasets (default ``big9 dragnet daniel``, the ones with many pages per site) are packed into
-WARC files by :mod:`pagesieve.evaluation.warc_fixture`, ``--parts`` files each, pages dealt
+WARC files by :mod:`pagesieve_dev.evaluation.warc_fixture`, ``--parts`` files each, pages dealt
 round-robin so that each site spreads over the files.
 
 **Speed.** On all the files together, for each worker count: ``pagesieve batch`` (count, learn
@@ -14,7 +14,7 @@ and extract passes; and ``--single-page``) and trafilatura, side by side, each o
 their runs interleaved (``--repeat`` rounds of the three), one task per
 file, each reading the records with the same reader
 (:func:`~pagesieve.crawl.records.read_warc`) and decoding them the same way; trafilatura is
-called as ``pagesieve eval --compare`` calls it (:mod:`pagesieve.evaluation.peers`). The cluster
+called as ``pagesieve-dev eval --compare`` calls it (:mod:`pagesieve_dev.evaluation.peers`). The cluster
 is started before the clock and warmed up (one page through each extractor on each worker), so
 the time is the job's, from submission to the last part. Printed: pages/s, pages/s per core
 (per worker process), pages per CPU second (the CPU time of the workers and of the page
@@ -23,7 +23,7 @@ and the peak RSS of each worker (``ru_maxrss`` after its last task, its page pro
 
 **Accuracy.** Per dataset: a batch run with the crawl's templates and one with ``--single-page``
 on that dataset's files; each row's text is scored against ``truth/<id>.txt``
-(:func:`~pagesieve.evaluation.metric.prf`, macro mean of :func:`~pagesieve.evaluation.metric.macro`),
+(:func:`~pagesieve_dev.evaluation.metric.prf`, macro mean of :func:`~pagesieve_dev.evaluation.metric.macro`),
 over all pages and over the held-out pages of ``models/split.json`` (the classifier never saw
 them in training).
 """
@@ -72,7 +72,7 @@ def trafilatura_part(path: str) -> dict:
     """Extract every HTML page of one WARC file with trafilatura (the peer of ``eval
     --compare``); returns ``{"pages", "seconds", "max_rss_kib", "worker"}``."""
     from pagesieve.crawl.records import WarcPage, read_warc
-    from pagesieve.evaluation.peers import get_peer
+    from pagesieve_dev.evaluation.peers import get_peer
     from pagesieve.page.decode import decode_html
 
     extract = get_peer("trafilatura")
@@ -93,7 +93,7 @@ def trafilatura_part(path: str) -> dict:
 
 def warm_up(_: int = 0) -> int:
     """Load pagesieve's model and trafilatura in the worker (one small page through each)."""
-    from pagesieve.evaluation.peers import get_peer
+    from pagesieve_dev.evaluation.peers import get_peer
     from pagesieve.extract import extract
 
     html = "<html><head><title>t</title></head><body><p>" + "Warm up text. " * 40 + "</p></body></html>"
@@ -106,7 +106,7 @@ def warm_up(_: int = 0) -> int:
 
 
 def _pack(datasets, folder: Path, parts: int) -> dict[str, tuple[list[Path], dict[str, str]]]:
-    from pagesieve.evaluation.warc_fixture import write_dataset_warcs
+    from pagesieve_dev.evaluation.warc_fixture import write_dataset_warcs
 
     out = {}
     for ds in datasets:
@@ -200,8 +200,8 @@ def _speed(files: list[Path], workers: int, work: Path, repeat: int) -> list[dic
 def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tuple[float, int]:
     """Macro F1 of the rows of a batch output over ``ids``; a page with no row scores 0."""
     from pagesieve.crawl.output import read_part
-    from pagesieve.evaluation.datasets import read_truth
-    from pagesieve.evaluation.metric import macro, prf
+    from pagesieve_dev.evaluation.datasets import read_truth
+    from pagesieve_dev.evaluation.metric import macro, prf
 
     text_of: dict[str, str] = {}
     for part in sorted((out_dir / "parts").glob("*.parquet")):
@@ -218,7 +218,7 @@ def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tupl
 
 def _accuracy(datasets, packed, work: Path, workers: int) -> list[dict]:
     from pagesieve.crawl.job import BatchOptions, open_client, close_client, run_batch
-    from pagesieve.evaluation.runner import default_split_file, load_split, select_ids
+    from pagesieve_dev.evaluation.runner import default_split_file, load_split, select_ids
 
     split_file = default_split_file()
     split = load_split(split_file) if split_file and split_file.exists() else None
@@ -248,8 +248,8 @@ def _accuracy(datasets, packed, work: Path, workers: int) -> list[dict]:
 
 def main(args: argparse.Namespace) -> int:
     """Run the benchmark and print the speed and accuracy tables."""
-    from pagesieve.evaluation.datasets import load_dataset
-    from pagesieve.evaluation.runner import _resolve_dataset_dir
+    from pagesieve_dev.evaluation.datasets import load_dataset
+    from pagesieve_dev.evaluation.runner import _resolve_dataset_dir
 
     datasets = [load_dataset(_resolve_dataset_dir(d)) for d in args.datasets]
     work = args.work or Path(tempfile.mkdtemp(prefix="pagesieve-bench-batch-"))

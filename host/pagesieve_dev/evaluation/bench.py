@@ -1,15 +1,15 @@
-"""``pagesieve bench``: time HTML string -> :class:`~pagesieve.article.model.Article` per page,
+"""``pagesieve-dev bench``: time HTML string -> :class:`~pagesieve.article.model.Article` per page,
 and the peak memory of the process.
 
 ::
 
-    pagesieve bench [DATASET_DIR...] [--limit N] [--repeat R]
+    pagesieve-dev bench [DATASET_DIR...] [--limit N] [--repeat R]
 
 Procedure (so the figures measure the extractor, not the disk or the first model load):
 
 1. Pages are read one at a time (gunzipped, decoded; not timed) and dropped after use, so
    the memory figure is the extractor's, not the benchmark's. Without ``DATASET_DIR`` all
-   dataset folders under :func:`~pagesieve.evaluation.datasets.default_datasets_dir` are used.
+   dataset folders under :func:`~pagesieve_dev.evaluation.datasets.default_datasets_dir` are used.
 2. Warm-up: the first 5 pages are extracted once, untimed (loads the model, fills lazy
    imports).
 3. Each page is extracted ``R`` times in a row, each call of
@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from pagesieve.errors import DatasetError, PagesieveError
-from pagesieve.evaluation.datasets import default_datasets_dir, load_dataset, read_page
-from pagesieve.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
+from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset, read_page
+from pagesieve_dev.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
 from pagesieve.table import format_table as text_table
 
 WARMUP_PAGES = 5
@@ -179,7 +179,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run ``pagesieve bench``; prints the table on stdout; returns 0.
+    """Run ``pagesieve-dev bench``; prints the table on stdout; returns 0.
 
     Raises:
         DatasetError: no dataset found, or a folder is malformed (exit code 6).

@@ -1,8 +1,8 @@
-"""``pagesieve eval``: token P/R/F1 and speed of the extractor on benchmark datasets.
+"""``pagesieve-dev eval``: token P/R/F1 and speed of the extractor on benchmark datasets.
 
 ::
 
-    pagesieve eval DATASET_DIR... [--predictions OUT_DIR] [--json]
+    pagesieve-dev eval DATASET_DIR... [--predictions OUT_DIR] [--json]
                    [--compare trafilatura,readability] [--split heldout|all]
                    [--split-file PATH] [--limit N] [--min-site-pages N]
                    [--where FIELD=VALUE]
@@ -10,9 +10,9 @@
                    [--cold-start] [--template-ceiling]
 
 For every dataset folder (layout: ``../shared/datasets/README.md``; a bare name such as
-``l3s_gn1`` is looked up in :func:`~pagesieve.evaluation.datasets.default_datasets_dir`) the
+``l3s_gn1`` is looked up in :func:`~pagesieve_dev.evaluation.datasets.default_datasets_dir`) the
 extractor is run on every selected page and scored with
-:func:`~pagesieve.evaluation.metric.prf`; the dataset figures are macro means over pages.
+:func:`~pagesieve_dev.evaluation.metric.prf`; the dataset figures are macro means over pages.
 
 Page selection, in this order:
 
@@ -31,11 +31,11 @@ Split file format::
     {"version": 1, "datasets": {"<dataset name>": {"train": [ids...], "test": [ids...]}}}
 
 ``--history K|all``: pagesieve runs with site templates learned from K (or all) other pages of
-each page's site, as :mod:`pagesieve.evaluation.history` describes; peers run as usual.
+each page's site, as :mod:`pagesieve_dev.evaluation.history` describes; peers run as usual.
 ``--cold-start``: no history, but the reference page the extension's opt-in cold start would
-fetch, where the dataset holds it (:class:`~pagesieve.evaluation.history.ColdStartExtractor`).
+fetch, where the dataset holds it (:class:`~pagesieve_dev.evaluation.history.ColdStartExtractor`).
 ``--template-ceiling``: one more row, the single-page output with a perfect site template's
-removals, the bound on what ``--history`` can add (:mod:`pagesieve.evaluation.ceiling`).
+removals, the bound on what ``--history`` can add (:mod:`pagesieve_dev.evaluation.ceiling`).
 
 Timing: ``time.perf_counter`` around the extractor call alone, on the HTML string already
 read and gunzipped, after one untimed warm-up call of each extractor (on the first selected
@@ -63,16 +63,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pagesieve.checkout import repo_root
 from pagesieve.errors import DatasetError, PagesieveError, ReadError
-from pagesieve.evaluation.datasets import (
+from pagesieve_dev.evaluation.datasets import (
     Dataset,
     default_datasets_dir,
     load_dataset,
     read_page,
     read_truth,
-    repo_root,
 )
-from pagesieve.evaluation.metric import macro, prf_counts, tokens
+from pagesieve_dev.evaluation.metric import macro, prf_counts
+from pagesieve.tokens import tokens
 
 #: ``(html, url) -> main text, one paragraph per line``.
 Extractor = Callable[[str, "str | None"], str]
@@ -89,12 +90,12 @@ class PageResult:
 
     Attributes:
         id: page id; site: its host name or ``None``.
-        p, r, f1: token precision, recall, F1 in [0, 1] (see :func:`~pagesieve.evaluation.metric.prf`).
+        p, r, f1: token precision, recall, F1 in [0, 1] (see :func:`~pagesieve_dev.evaluation.metric.prf`).
         ms: wall time of the extractor call in milliseconds.
         error: ``"ExcType: message"`` if the extractor failed on this page (scored as empty
             output), else ``None``.
         truth_tokens: number of tokens in the truth; a page with 0 is not scored (left out of
-            the macro means, see :mod:`pagesieve.evaluation.metric`).
+            the macro means, see :mod:`pagesieve_dev.evaluation.metric`).
     """
 
     id: str
@@ -237,7 +238,7 @@ def evaluate(
     """Run ``extractor`` on pages of ``dataset`` and score each against its truth.
 
     Args:
-        dataset: from :func:`~pagesieve.evaluation.datasets.load_dataset`.
+        dataset: from :func:`~pagesieve_dev.evaluation.datasets.load_dataset`.
         extractor: ``(html, url) -> text``; called once per page with the page HTML as a
             ``str`` and the index URL (or ``None``). Exceptions are caught per page.
         ids: the pages to evaluate, in this order; ``None`` for every page in index order.
@@ -382,7 +383,7 @@ def _positive_int(value: str) -> int:
 
 
 def _history(value: str) -> int | str:
-    from pagesieve.evaluation.history import parse_history
+    from pagesieve_dev.evaluation.history import parse_history
 
     try:
         k = parse_history(value)
@@ -421,7 +422,7 @@ def _kinds(value: str) -> tuple[str, ...]:
 
 
 def _peer_list(value: str) -> list[str]:
-    from pagesieve.evaluation.peers import PEERS
+    from pagesieve_dev.evaluation.peers import PEERS
 
     names = [n.strip() for n in value.split(",") if n.strip()]
     if not names:
@@ -446,7 +447,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cv", type=_positive_int, default=None, metavar="K",
                         help="site-grouped K-fold cross-validation on the one DATASET (all its pages; each fold also "
                         "trains on the other datasets' training pages): the dev gate, per page type "
-                        "(see pagesieve.evaluation.cv)")
+                        "(see pagesieve_dev.evaluation.cv)")
     parser.add_argument("--cv-variants", default="base,all", metavar="LIST",
                         help="with --cv: comma-separated classifier variants of " + ", ".join(("base", "cards", "type", "all"))
                         + ", each with +balanced (datasets weighed alike in stage 2) and @CUT (stage 2's cut) if wanted,"
@@ -483,7 +484,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--corrections", metavar="N", type=_history_count, default=None,
         help="a simulated user makes up to N corrections per site on its first pages (not scored); "
-        "F1 on the site's other pages (see pagesieve.evaluation.oracle)",
+        "F1 on the site's other pages (see pagesieve_dev.evaluation.oracle)",
     )
     parser.add_argument(
         "--correction-pages", metavar="C", type=_positive_int, default=None,
@@ -497,13 +498,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--template-ceiling", action="store_true",
         help="also score the single-page output with a perfect site template's removals (reads the "
-        "truth: the most that --history can add, see pagesieve.evaluation.ceiling)",
+        "truth: the most that --history can add, see pagesieve_dev.evaluation.ceiling)",
     )
     parser.add_argument(
         "--template-stage", choices=("evidence", "scores"), default=None,
         help="with --history: pages with templates are judged by a third stage fitted on the training "
         "pages of daniel and dragnet, reading the template evidence as features (evidence) or, as a "
-        "control, the classifier's scores alone (scores); see pagesieve.evaluation.evidence_stage",
+        "control, the classifier's scores alone (scores); see pagesieve_dev.evaluation.evidence_stage",
     )
     parser.add_argument(
         "--templates", metavar="KINDS", type=_kinds, default=None,
@@ -577,9 +578,9 @@ def format_table(results: Sequence[EvalResult]) -> str:
 
 def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pred_dir: Path | None,
                       stage=None) -> EvalResult:
-    """:func:`evaluate` with a :class:`~pagesieve.evaluation.history.HistoryExtractor` (judged by
-    ``stage``, an :class:`~pagesieve.evaluation.evidence_stage.EvidenceStage`, when given)."""
-    from pagesieve.evaluation.history import HistoryExtractor
+    """:func:`evaluate` with a :class:`~pagesieve_dev.evaluation.history.HistoryExtractor` (judged by
+    ``stage``, an :class:`~pagesieve_dev.evaluation.evidence_stage.EvidenceStage`, when given)."""
+    from pagesieve_dev.evaluation.history import HistoryExtractor
     from pagesieve.templates.evidence import DEFAULT_KINDS
 
     kinds = DEFAULT_KINDS if args.templates is None else args.templates
@@ -596,9 +597,9 @@ def _evaluate_history(ds: Dataset, ids: list[str], args: argparse.Namespace, pre
 
 def _evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace, pred_dir: Path | None) -> tuple[EvalResult, list[str]]:
     """:func:`evaluate` after a simulated user corrected each site's first pages
-    (:mod:`pagesieve.evaluation.oracle`); returns the result and the scored ids."""
-    from pagesieve.evaluation.history import HistoryExtractor
-    from pagesieve.evaluation.oracle import CORRECTION_PAGES, Oracle, plan
+    (:mod:`pagesieve_dev.evaluation.oracle`); returns the result and the scored ids."""
+    from pagesieve_dev.evaluation.history import HistoryExtractor
+    from pagesieve_dev.evaluation.oracle import CORRECTION_PAGES, Oracle, plan
     from pagesieve.templates.evidence import DEFAULT_KINDS
 
     kinds = DEFAULT_KINDS if args.templates is None else args.templates
@@ -643,7 +644,7 @@ def _template_stage(args: argparse.Namespace, split: dict | None, datasets: Sequ
         DatasetError: no ``--history``, no held-out split, or no training dataset found.
     """
     from pagesieve.classifier import default_model
-    from pagesieve.evaluation.evidence_stage import TRAIN_DATASETS, stage_for
+    from pagesieve_dev.evaluation.evidence_stage import TRAIN_DATASETS, stage_for
 
     if getattr(args, "history", None) is None:
         raise DatasetError("--template-stage needs --history")
@@ -656,15 +657,15 @@ def _template_stage(args: argparse.Namespace, split: dict | None, datasets: Sequ
 
 
 def _cross_validate(args: argparse.Namespace) -> int:
-    """``pagesieve eval --cv K DATASET``: :func:`pagesieve.evaluation.cv.run_cv`, table on stdout.
+    """``pagesieve-dev eval --cv K DATASET``: :func:`pagesieve_dev.evaluation.cv.run_cv`, table on stdout.
 
     Raises:
         DatasetError: not exactly one dataset, an unknown variant, or a missing split file.
     """
-    from pagesieve.evaluation import cv
+    from pagesieve_dev.evaluation import cv
 
     if len(args.datasets) != 1:
-        raise DatasetError("--cv takes exactly one dataset (e.g. pagesieve eval --cv 5 wcxb_dev)")
+        raise DatasetError("--cv takes exactly one dataset (e.g. pagesieve-dev eval --cv 5 wcxb_dev)")
     if args.cv < 2:
         raise DatasetError("--cv needs at least 2 folds")
     variants = [v.strip() for v in args.cv_variants.split(",") if v.strip()]
@@ -690,7 +691,7 @@ def _cross_validate(args: argparse.Namespace) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run ``pagesieve eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
+    """Run ``pagesieve-dev eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
 
     Raises:
         DatasetError: a dataset folder or the split file is malformed (exit code 6).
@@ -719,7 +720,7 @@ def main(args: argparse.Namespace) -> int:
             )
             split_path = None
 
-    from pagesieve.evaluation.peers import get_peer
+    from pagesieve_dev.evaluation.peers import get_peer
 
     peers = [(n, get_peer(n)) for n in (args.compare or [])]
     extractor = pagesieve_extractor()
@@ -749,7 +750,7 @@ def main(args: argparse.Namespace) -> int:
         elif getattr(args, "history", None) is not None:
             own = _evaluate_history(ds, ids, args, pred_dir, stage)
         elif getattr(args, "cold_start", False):
-            from pagesieve.evaluation.history import ColdStartExtractor
+            from pagesieve_dev.evaluation.history import ColdStartExtractor
 
             cold = ColdStartExtractor(ds)
             own = evaluate(ds, cold, ids, name="pagesieve+cold", predictions_dir=pred_dir)
@@ -762,7 +763,7 @@ def main(args: argparse.Namespace) -> int:
         median, sites = site_f1_median(own)
         entry["site_f1_median"], entry["sites"] = _num(median, 6), sites
         if getattr(args, "template_ceiling", False):
-            from pagesieve.evaluation.ceiling import TemplateCeiling
+            from pagesieve_dev.evaluation.ceiling import TemplateCeiling
 
             ceiling = TemplateCeiling(ds, extractor)
             bound = evaluate(ds, ceiling, ids, name="template ceiling", before_page=ceiling.prepare)
@@ -776,7 +777,7 @@ def main(args: argparse.Namespace) -> int:
         report.append(entry)
 
     for note in notes:
-        print(f"pagesieve eval: note: {note}", file=sys.stderr)
+        print(f"pagesieve-dev eval: note: {note}", file=sys.stderr)
     if args.json:
         out = {
             "split": args.split,

@@ -1,8 +1,8 @@
-"""``pagesieve bench-learn``: cost of learning a visited page, and store size per site.
+"""``pagesieve-dev bench-learn``: cost of learning a visited page, and store size per site.
 
 ::
 
-    pagesieve bench-learn [DATASET_DIR] [--pages N]
+    pagesieve-dev bench-learn [DATASET_DIR] [--pages N]
 
 For every site of the dataset (default ``big9``: 7 sites of 40 pages) a fresh temporary
 :class:`~pagesieve.templates.store.TemplateStore` learns ``N`` (default 100) page visits of that
@@ -33,8 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pagesieve.evaluation.datasets import load_dataset, read_page
-from pagesieve.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
+from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+from pagesieve_dev.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
 from pagesieve.page.html import parse_html
 from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
 from pagesieve.templates.learn import summarise

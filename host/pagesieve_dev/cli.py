@@ -1,0 +1,41 @@
+"""The ``pagesieve-dev`` command line: evaluation, benchmarks, rendering and training.
+
+The developers' commands, apart from the user's ``pagesieve`` (:mod:`pagesieve.cli`, whose
+:func:`~pagesieve.cli.make_parser` and :func:`~pagesieve.cli.run` this module shares: the same
+error messages and exit codes). Each subcommand lives with the code it drives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from pagesieve.cli import make_parser, run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every developer command registered."""
+    from pagesieve_dev.evaluation import bench, bench_batch, bench_browser, bench_learn, bench_retrain, layout_eval, render, runner
+    from pagesieve_dev.training import train
+
+    return make_parser("pagesieve-dev", "Evaluate, benchmark and train pagesieve on the shared datasets.", (
+        ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, runner.main),
+        ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
+        ("bench-learn", "time learning site templates and measure the store", bench_learn.add_arguments, bench_learn.main),
+        ("bench-batch", "pages/s of `pagesieve batch` against trafilatura on a WARC, and F1 with templates against single page", bench_batch.add_arguments, bench_batch.main),
+        ("bench-browser", "snapshot size and click-to-hidden time in Chromium", bench_browser.add_arguments, bench_browser.main),
+        ("bench-retrain", "time retraining the personal model with N labelled blocks while the host answers", bench_retrain.add_arguments, bench_retrain.main),
+        ("render", "render dataset pages in headless Chromium into DOM snapshots", render.add_arguments, render.main),
+        ("eval-layout", "F1 of zones, SVM, box-free and box-aware models on rendered pages", layout_eval.add_arguments, layout_eval.main),
+        ("train", "train the block classifier from ../shared/datasets", train.add_arguments, train.main),
+    ))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (also used as the process exit status)."""
+    return run(build_parser(), argv)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
