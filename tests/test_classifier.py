@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from pagesieve.classifier import default_model
+from pagesieve.model_store import default_model
 from pagesieve.context import context_features, tree_arrays
 from pagesieve.errors import ModelError
 from pagesieve.extract import analyse, model_rows

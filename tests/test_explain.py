@@ -10,7 +10,8 @@ import pytest
 from lxml import etree
 
 from pagesieve.blocks import segment
-from pagesieve.classifier import SURE_NOISE_DECISION, default_model
+from pagesieve.classifier import SURE_NOISE_DECISION
+from pagesieve.model_store import default_model
 from pagesieve.context import tree_arrays
 from pagesieve.explain import block_reason, hidden_reasons, log_lines, node_reason, removal_log
 from pagesieve.extract import (

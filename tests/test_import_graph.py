@@ -1,5 +1,6 @@
-"""The import graph of host/ (tools/import_graph.py, read with ast): the user package never imports
-the developers' package, and no module imports another module's private names."""
+"""The import graph of host/ (tools/import_graph.py, read with ast): no import circles in either
+package (function-level imports count), the user package never imports the developers' package,
+and no module imports another module's private names."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ def test_the_user_package_never_imports_the_developers_package():
     facts = _graph().analyse(["pagesieve", "pagesieve_dev"], forbid=[("pagesieve", "pagesieve_dev")])
     assert any(name.startswith("pagesieve_dev.evaluation") for name, _ in facts["modules"])  # both were read
     assert facts["forbidden"] == []
+
+
+def test_no_import_circles_and_no_private_names_across_modules():
+    facts = _graph().analyse(["pagesieve", "pagesieve_dev"])
+    assert facts["circles"] == []
+    assert facts["private"] == []
 
 
 def test_the_tool_finds_a_circle_a_function_level_import_closes(tmp_path):

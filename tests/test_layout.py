@@ -70,7 +70,7 @@ def test_box_features_and_zone_verdict_of_blocks():
 
 
 def test_pages_without_layout_get_zero_box_features_and_the_box_free_model():
-    from pagesieve.classifier import default_model, model_for
+    from pagesieve.model_store import default_model, model_for
     from pagesieve.page.html import parse_html
 
     page = parse_html(b"<html><body><div><p>Some text of a page read from HTML, not rendered.</p></div></body></html>")

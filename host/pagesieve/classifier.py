@@ -349,22 +349,3 @@ def _blas_controller():
     from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController()
-
-
-def default_model() -> BlockClassifier:
-    """The shipped model, loaded once per process (see :func:`pagesieve.model_store.load_model`)."""
-    from pagesieve.model_store import shipped_model
-
-    return shipped_model()
-
-
-def model_for(page) -> BlockClassifier:
-    """The shipped model that suits ``page``: the box-aware one for a page with a rendered
-    layout (a browser snapshot) when it is shipped, else the box-free :func:`default_model`."""
-    if page.boxes:
-        from pagesieve.model_store import shipped_box_model
-
-        boxed = shipped_box_model()
-        if boxed is not None:
-            return boxed
-    return default_model()

@@ -19,7 +19,8 @@ from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
 from pagesieve.blocks import Block, holds_content, segment, subtree_ends
-from pagesieve.classifier import BlockClassifier, model_for
+from pagesieve.classifier import BlockClassifier
+from pagesieve.model_store import model_for
 from pagesieve.layout import box_features
 from pagesieve.context import tree_arrays
 from pagesieve.features import FEATURE_NAMES, block_features, is_comment_mark

@@ -364,3 +364,18 @@ def shipped_box_model() -> BlockClassifier | None:
         return load_model(BOX_MODEL if BOX_MODEL.is_file() else compiled_path(BOX_MODEL))
     except ModelError:
         return None
+
+
+def default_model() -> BlockClassifier:
+    """The shipped model, loaded once per process (see :func:`load_model`)."""
+    return shipped_model()
+
+
+def model_for(page) -> BlockClassifier:
+    """The shipped model that suits ``page``: the box-aware one for a page with a rendered
+    layout (a browser snapshot) when it is shipped, else the box-free :func:`default_model`."""
+    if page.boxes:
+        boxed = shipped_box_model()
+        if boxed is not None:
+            return boxed
+    return default_model()

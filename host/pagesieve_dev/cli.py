@@ -14,13 +14,22 @@ from collections.abc import Sequence
 from pagesieve.cli import make_parser, run
 
 
+def eval_main(args: argparse.Namespace) -> int:
+    """Run ``pagesieve-dev eval``: the site-grouped cross-validation with ``--cv K``
+    (:func:`pagesieve_dev.evaluation.cv.main`), else the held-out (or ``--split all``) run of
+    :func:`pagesieve_dev.evaluation.runner.main`; returns the exit code."""
+    from pagesieve_dev.evaluation import cv, runner
+
+    return cv.main(args) if getattr(args, "cv", None) is not None else runner.main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every developer command registered."""
     from pagesieve_dev.evaluation import bench, bench_batch, bench_browser, bench_learn, bench_retrain, layout_eval, render, runner
     from pagesieve_dev.training import train
 
     return make_parser("pagesieve-dev", "Evaluate, benchmark and train pagesieve on the shared datasets.", (
-        ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, runner.main),
+        ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, eval_main),
         ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
         ("bench-learn", "time learning site templates and measure the store", bench_learn.add_arguments, bench_learn.main),
         ("bench-batch", "pages/s of `pagesieve batch` against trafilatura on a WARC, and F1 with templates against single page", bench_batch.add_arguments, bench_batch.main),

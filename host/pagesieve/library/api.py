@@ -20,7 +20,8 @@ from typing import Any
 from pagesieve.errors import InputError, PagesieveError
 from pagesieve.library.catalog import Library
 from pagesieve.library.entry import Entry
-from pagesieve.library.export import export_entry, export_name
+from pagesieve.library.export import export_entry
+from pagesieve.library.formats import export_name
 from pagesieve.library.reader import THEME_MARKER, reader_document
 
 MARKS = ("\ue000", "\ue001")

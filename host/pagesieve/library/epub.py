@@ -27,6 +27,7 @@ from lxml import html as lxml_html
 
 from pagesieve.errors import LibraryError
 from pagesieve.library.entry import Entry
+from pagesieve.library.formats import export_source
 from pagesieve.page.preprocess import remove_keep_tail
 
 CORE_IMAGE_TYPES = {"image/gif": "gif", "image/jpeg": "jpg", "image/png": "png", "image/svg+xml": "svg"}
@@ -140,8 +141,6 @@ def epub_bytes(entry: Entry) -> bytes:
         LibraryError: the entry has no HTML file, or it cannot be read or holds no article.
     """
     from ebooklib import epub
-
-    from pagesieve.library.export import export_source
 
     source = export_source(entry, "epub")  # the HTML file (a clear error when it is gone)
     try:

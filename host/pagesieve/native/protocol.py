@@ -287,9 +287,8 @@ class Host:
         model file given to the host; else the personal model when the user has one
         (:mod:`pagesieve.corrections.personal`, reloaded when retrained); else the shipped model
         that suits the page (box-aware for a snapshot with layout,
-        :func:`pagesieve.classifier.model_for`)."""
-        from pagesieve.classifier import model_for
-        from pagesieve.model_store import load_model
+        :func:`pagesieve.model_store.model_for`)."""
+        from pagesieve.model_store import load_model, model_for
 
         if self._model_path is None and page is not None:
             self.retrainer.poll()

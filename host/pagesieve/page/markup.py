@@ -21,10 +21,9 @@ from typing import Any
 
 import lxml.etree
 
+from pagesieve.page.elements import BOX_SETTERS, ELEMENT_LOOKUP, FAST_BOX, TINY_BOX_PX, visually_hidden
+from pagesieve.page.limits import MAX_COORD, MAX_ID, SnapshotError, show, type_name
 from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle
-from pagesieve.page.snapshot import (
-    _BOX_SETTERS, _FAST_BOX, _LOOKUP, MAX_COORD, MAX_ID, TINY_BOX_PX, SnapshotError, _show, _type_name, visually_hidden,
-)
 
 UNRENDERED_ATTR = "data-ps-unrendered"
 """Marks an element that is not rendered (``v: false`` of version 1); removed by the host."""
@@ -43,7 +42,7 @@ class MarkupBuilder:
     """The tree of a version-2 snapshot, read as its parts arrive.
 
     :meth:`feed` each part's ``markup``, ``boxes`` and ``fonts`` (a whole snapshot is one part),
-    then :meth:`close`. Both raise :class:`~pagesieve.page.snapshot.SnapshotError` for anything
+    then :meth:`close`. Both raise :class:`~pagesieve.page.limits.SnapshotError` for anything
     that breaks ``docs/snapshot.md``; after an error the builder is spent.
     """
 
@@ -55,7 +54,7 @@ class MarkupBuilder:
         self._parser = lxml.etree.XMLPullParser(
             events=("start",), resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, collect_ids=False,
         )
-        self._parser.set_element_class_lookup(_LOOKUP)
+        self._parser.set_element_class_lookup(ELEMENT_LOOKUP)
         self._ids: list[Any] = []  # data-ps-id of every element so far, document order (None: missing)
         self._hidden: list[Any] = []  # the elements marked not rendered, their mark removed
         # Elements whose box is at most 1 x 1 px (visually_hidden), found in the part that holds
@@ -76,10 +75,10 @@ class MarkupBuilder:
         """Add the next part: ``markup`` (str), ``boxes`` and ``fonts`` (flat arrays, or
         ``None`` for none; see ``docs/snapshot.md``)."""
         if type(markup) is not str:
-            raise SnapshotError(f"expected a string, got {_type_name(markup)}", field="markup")
+            raise SnapshotError(f"expected a string, got {type_name(markup)}", field="markup")
         for name, values in (("boxes", boxes), ("fonts", fonts)):
             if values is not None and type(values) is not list:
-                raise SnapshotError(f"expected an array of numbers, got {_type_name(values)}", field=name)
+                raise SnapshotError(f"expected an array of numbers, got {type_name(values)}", field=name)
         self.chars += len(markup)
         if self.chars > MAX_MARKUP_CHARS:
             raise SnapshotError(f"{self.chars:,} characters; markup over {MAX_MARKUP_CHARS:,} is refused", field="markup")
@@ -150,7 +149,7 @@ class MarkupBuilder:
         """``(root, boxes, styles, hidden)``: the ``<html>`` element, node id -> :class:`Box`,
         node id -> :class:`NodeStyle` (elements with a font or not rendered), and the elements
         not rendered, in document order (their marker attribute removed), followed by those
-        seen by no one (:func:`~pagesieve.page.snapshot.visually_hidden`)."""
+        seen by no one (:func:`~pagesieve.page.elements.visually_hidden`)."""
         try:
             root = self._parser.close()
         except lxml.etree.XMLSyntaxError as exc:
@@ -158,7 +157,7 @@ class MarkupBuilder:
             raise SnapshotError(message, field="markup") from None
         self._take_starts()
         if root.tag != "html":
-            raise SnapshotError(f"the root element must be <html>, got <{_show(root.tag)}>", field="markup")
+            raise SnapshotError(f"the root element must be <html>, got <{show(root.tag)}>", field="markup")
         if self._namespaces and _NAMESPACED(root):
             raise SnapshotError("namespaces are not allowed (tag names with ':' are sent as ps-unknown)", field="markup")
         ids = self._ids
@@ -166,7 +165,7 @@ class MarkupBuilder:
             raise SnapshotError(f"every element needs its {NODE_ID_ATTR}", field="markup")
         if not _ID_LIST.fullmatch(" ".join(ids)) or (ids and max(map(len, ids)) == 16 and max(int(i) for i in ids if len(i) == 16) > MAX_ID):
             bad = next((i for i in ids if not _ID_LIST.fullmatch(i) or int(i) > MAX_ID), "")
-            raise SnapshotError(f"{NODE_ID_ATTR} must be an integer 0 .. 2^53-1, got {_show(bad)}", field="markup")
+            raise SnapshotError(f"{NODE_ID_ATTR} must be an integer 0 .. 2^53-1, got {show(bad)}", field="markup")
         if len(set(ids)) != len(ids):
             seen: set[str] = set()
             duplicate = next(i for i in ids if i in seen or seen.add(i))
@@ -197,7 +196,7 @@ def _read_boxes(flat: list[Any]) -> dict[int, Box]:
         raise SnapshotError(f"{len(flat)} numbers: expected 5 per box (id, x, y, width, height)", field="boxes")
     if not set(map(type, flat)) <= {int, float} or not set(map(type, flat[0::5])) <= {int}:
         bad = next(k for k, v in enumerate(flat) if type(v) not in ((int,) if k % 5 == 0 else (int, float)))
-        raise SnapshotError(f"boxes[{bad}] must be {'an integer id' if bad % 5 == 0 else 'a number'}, got {_show(flat[bad])}", field="boxes")
+        raise SnapshotError(f"boxes[{bad}] must be {'an integer id' if bad % 5 == 0 else 'a number'}, got {show(flat[bad])}", field="boxes")
     if flat:
         lim = MAX_COORD
         xs, ys, ws, hs = flat[1::5], flat[2::5], flat[3::5], flat[4::5]
@@ -215,9 +214,9 @@ def _read_boxes(flat: list[Any]) -> dict[int, Box]:
                 field="boxes",
             )
     out: dict[int, Box] = {}
-    if _FAST_BOX:
+    if FAST_BOX:
         new_object = object.__new__
-        set_x, set_y, set_width, set_height = _BOX_SETTERS
+        set_x, set_y, set_width, set_height = BOX_SETTERS
         for k in range(0, len(flat), 5):
             out[flat[k]] = made = new_object(Box)
             set_x(made, flat[k + 1])
@@ -237,7 +236,7 @@ def _read_fonts(flat: list[Any]) -> dict[int, NodeStyle]:
     ids = flat[0::3]
     if ids and (not set(map(type, ids)) <= {int} or min(ids) < 0 or max(ids) > MAX_ID):
         bad = next(k for k in range(0, len(flat), 3) if not _is_id(flat[k]))
-        raise SnapshotError(f"fonts[{bad}] must be an integer id 0 .. 2^53-1, got {_show(flat[bad])}", field="fonts")
+        raise SnapshotError(f"fonts[{bad}] must be an integer id 0 .. 2^53-1, got {show(flat[bad])}", field="fonts")
     out: dict[int, NodeStyle] = {}
     cache: dict[tuple, NodeStyle] = {}
     for k in range(0, len(flat), 3):
@@ -246,9 +245,9 @@ def _read_fonts(flat: list[Any]) -> dict[int, NodeStyle]:
         style = cache.get(key)
         if style is None:
             if not (size is None or (type(size) in (int, float) and 0 <= size <= MAX_COORD)):
-                raise SnapshotError(f"fonts[{k + 1}]: a font size is a number >= 0 (CSS px) or null, got {_show(size)}", field="fonts")
+                raise SnapshotError(f"fonts[{k + 1}]: a font size is a number >= 0 (CSS px) or null, got {show(size)}", field="fonts")
             if not (weight is None or (type(weight) in (int, float) and 1 <= weight <= 1000)):
-                raise SnapshotError(f"fonts[{k + 2}]: a font weight is a number 1 .. 1000 or null, got {_show(weight)}", field="fonts")
+                raise SnapshotError(f"fonts[{k + 2}]: a font weight is a number 1 .. 1000 or null, got {show(weight)}", field="fonts")
             style = cache[key] = NodeStyle(True, size, None if weight is None else int(round(weight)))
         out[nid] = style
     return out

@@ -57,7 +57,7 @@ class Page:
         styles: node id -> :class:`NodeStyle` for snapshots; ``None`` for HTML pages.
         hidden: for snapshots, the elements whose style says not rendered (``visible`` False),
             in document order, then those rendered for screen readers only
-            (:func:`pagesieve.page.snapshot.visually_hidden`), so that pre-processing need not
+            (:func:`pagesieve.page.elements.visually_hidden`), so that pre-processing need not
             test every element; ``None``
             for HTML pages.
         viewport: ``(width, height)`` of the browser viewport in CSS px, snapshots only.

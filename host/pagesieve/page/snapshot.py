@@ -14,7 +14,6 @@ type escapes :func:`parse_snapshot`.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from functools import cache
@@ -23,8 +22,10 @@ from typing import Any
 import lxml.etree
 import lxml.html
 
-from pagesieve.errors import InputError
+from pagesieve.page.elements import BOX_SETTERS, ELEMENT_LOOKUP, FAST_BOX, TINY_BOX_PX, visually_hidden
 from pagesieve.page.html import LIBXML_MAX_DEPTH
+from pagesieve.page.limits import MAX_COORD, MAX_ID, SnapshotError, show, type_name
+from pagesieve.page.markup import MarkupBuilder
 from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle, Page
 from pagesieve.page.preprocess import is_hidden, readable_length, revealed_by_script
 
@@ -48,12 +49,6 @@ Elements nested deeper are not dropped: they are *flattened*, attached in docume
 their ancestor at depth ``MAX_DEPTH - 1``, so that all their text is kept in reading order and
 the tree never gets deeper than ``MAX_DEPTH``. A warning in :attr:`Page.warnings` says so.
 """
-
-MAX_ID = 2**53 - 1
-"""Largest node id (JavaScript's ``Number.MAX_SAFE_INTEGER``); ids are integers ``>= 0``."""
-
-MAX_COORD = 1e9
-"""Largest absolute value of a box coordinate or size, in CSS px (browsers clamp far below)."""
 
 KEPT_ATTRIBUTES: tuple[str, ...] = (
     "id", "class", "href", "src", "srcset", "data-src", "data-srcset", "data-original",
@@ -109,53 +104,8 @@ ATTR_NAME_RE = re.compile("[^\\s\"'<>/={}\x00-\x1f\x7f-\x9f]+")
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 """Characters an lxml tree cannot hold, although a DOM can (see :func:`xml_safe_text`)."""
 
-_TOP_KEYS = {
-    "version": "format version",
-    "url": "page URL",
-    "title": "document.title",
-    "viewport": "viewport size",
-    "document": "document size",
-    "dpr": "device pixel ratio",
-    "nodes": "node list",
-    "markup": "the elements and text as XML",
-    "boxes": "flat array of id, x, y, width, height",
-    "fonts": "flat array of id, font size, font weight",
-    "cleaned": "texts and values with characters replaced",
-    "flattened": "elements flattened below the depth limit",
-}
-_NODE_KEYS = {
-    "i": "node id",
-    "p": "parent id",
-    "t": "tag",
-    "a": "attributes",
-    "b": "box",
-    "v": "visible",
-    "fs": "font size",
-    "fw": "font weight",
-    "x": "text",
-}
-
-# Elements get their Python class through C-level lookups, the same classes as lxml.html's own
-# parser gives (HtmlElement, FormElement, InputElement ...): lxml.html.html_parser's lookup is a
-# Python callback run for every element proxy created, about 30 % slower to build a tree with.
-_LOOKUP = lxml.etree.ElementNamespaceClassLookup(
-    lxml.etree.ElementDefaultClassLookup(
-        element=lxml.html.HtmlElement,
-        comment=lxml.html.HtmlComment,
-        pi=lxml.html.HtmlProcessingInstruction,
-        entity=lxml.html.HtmlEntity,
-    )
-)
-for _tag, _cls in (
-    ("form", lxml.html.FormElement),
-    ("input", lxml.html.InputElement),
-    ("select", lxml.html.SelectElement),
-    ("textarea", lxml.html.TextareaElement),
-    ("label", lxml.html.LabelElement),
-):
-    _LOOKUP.get_namespace(None)[_tag] = _cls
 _HTML_PARSER = lxml.etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True)
-_HTML_PARSER.set_element_class_lookup(_LOOKUP)
+_HTML_PARSER.set_element_class_lookup(ELEMENT_LOOKUP)
 
 _KNOWN_TAGS = frozenset(
     """html head body title meta link base style script noscript template div span p a b i u s
@@ -165,63 +115,6 @@ _KNOWN_TAGS = frozenset(
     section aside address blockquote q cite code pre kbd samp var abbr time mark del ins iframe
     svg path g use video audio canvas embed object param center font nobr wbr""".split()
 )
-
-
-# Box is a frozen dataclass: its __init__ sets each field through object.__setattr__, which
-# is half of the cost of a box. When Box is the plain four-field class, the loop fills the
-# slots directly (the same object; tests check it equals Box(x, y, width, height)).
-_FAST_BOX = (
-    tuple(field.name for field in dataclasses.fields(Box)) == ("x", "y", "width", "height")
-    and getattr(Box, "__slots__", None) == ("x", "y", "width", "height")
-    and not hasattr(Box, "__post_init__")
-)
-_BOX_SETTERS = (
-    tuple(getattr(Box, name).__set__ for name in ("x", "y", "width", "height"))
-    if _FAST_BOX
-    else (None, None, None, None)
-)
-
-
-class SnapshotError(InputError):
-    """The DOM snapshot does not follow ``docs/snapshot.md``.
-
-    Attributes:
-        index: the index in ``nodes`` of the node that broke the schema, or ``None`` for the
-            snapshot's top-level fields.
-        field: the key that broke it (``"p"``, ``"viewport"`` ...), or ``None``.
-    """
-
-    def __init__(self, message: str, *, index: int | None = None, field: str | None = None) -> None:
-        self.index = index
-        self.field = field
-        where = "snapshot" if index is None else f"snapshot node {index} (nodes[{index}])"
-        if field is not None:
-            meaning = (_NODE_KEYS if index is not None else _TOP_KEYS).get(field)
-            where += f", field {field!r}" + (f" ({meaning})" if meaning else "")
-        super().__init__(f"invalid {where}: {message}")
-
-
-def _show(value: Any) -> str:
-    """A short repr of ``value`` for error messages."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _type_name(value: Any) -> str:
-    """The JSON type name of ``value`` (what the sender would recognise)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
 
 
 def _reject_constant(name: str) -> Any:
@@ -243,7 +136,7 @@ def _load(data: Any) -> dict:
         except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError
             raise SnapshotError(f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise SnapshotError(f"expected a JSON object at the top level, got {_type_name(data)}")
+        raise SnapshotError(f"expected a JSON object at the top level, got {type_name(data)}")
     return data
 
 
@@ -258,12 +151,12 @@ def _size(doc: dict, key: str) -> tuple[float, float] | None:
     if value is None:
         return None
     if type(value) is not dict:
-        raise SnapshotError(f"expected an object {{\"width\": number, \"height\": number}}, got {_type_name(value)}", field=key)
+        raise SnapshotError(f"expected an object {{\"width\": number, \"height\": number}}, got {type_name(value)}", field=key)
     out = []
     for name in ("width", "height"):
         number = value.get(name)
         if not _is_number(number) or number < 0:
-            raise SnapshotError(f"{name!r} must be a finite number >= 0 (CSS px), got {_show(number)}", field=key)
+            raise SnapshotError(f"{name!r} must be a finite number >= 0 (CSS px), got {show(number)}", field=key)
         out.append(number)
     return (out[0], out[1])
 
@@ -275,7 +168,7 @@ def _check_header(doc: dict) -> tuple[int, str | None, str | None, tuple | None,
         raise SnapshotError("missing; this host reads snapshot version 1", field="version")
     version = doc["version"]
     if type(version) is not int:
-        raise SnapshotError(f"expected an integer, got {_type_name(version)} {_show(version)}", field="version")
+        raise SnapshotError(f"expected an integer, got {type_name(version)} {show(version)}", field="version")
     if version not in SUPPORTED_VERSIONS:
         supported = ", ".join(map(str, sorted(SUPPORTED_VERSIONS)))
         raise SnapshotError(
@@ -285,15 +178,15 @@ def _check_header(doc: dict) -> tuple[int, str | None, str | None, tuple | None,
         )
     url = doc.get("url")
     if url is not None and type(url) is not str:
-        raise SnapshotError(f"expected a string or null, got {_type_name(url)}", field="url")
+        raise SnapshotError(f"expected a string or null, got {type_name(url)}", field="url")
     title = doc.get("title")
     if title is not None and type(title) is not str:
-        raise SnapshotError(f"expected a string, got {_type_name(title)}", field="title")
+        raise SnapshotError(f"expected a string, got {type_name(title)}", field="title")
     viewport = _size(doc, "viewport")
     document = _size(doc, "document")
     dpr = doc.get("dpr")
     if dpr is not None and (not _is_number(dpr) or dpr <= 0):
-        raise SnapshotError(f"expected a finite number > 0, got {_show(dpr)}", field="dpr")
+        raise SnapshotError(f"expected a finite number > 0, got {show(dpr)}", field="dpr")
     return version, url, title, viewport, document
 
 
@@ -303,7 +196,7 @@ def _check_nodes(doc: dict) -> list:
         raise SnapshotError("missing", field="nodes")
     nodes = doc["nodes"]
     if type(nodes) is not list:
-        raise SnapshotError(f"expected an array of nodes, got {_type_name(nodes)}", field="nodes")
+        raise SnapshotError(f"expected an array of nodes, got {type_name(nodes)}", field="nodes")
     if len(nodes) > MAX_NODES:
         raise SnapshotError(f"{len(nodes):,} nodes; snapshots over {MAX_NODES:,} nodes are refused", field="nodes")
     return nodes
@@ -315,7 +208,7 @@ def _count(doc: dict, key: str) -> int:
     if value is None:
         return 0
     if type(value) is not int or value < 0:
-        raise SnapshotError(f"expected an integer >= 0, got {_show(value)}", field=key)
+        raise SnapshotError(f"expected an integer >= 0, got {show(value)}", field=key)
     return value
 
 
@@ -330,7 +223,7 @@ def _diagnose(index: int, node: Any, elements: set[int], stack: list[int]) -> Sn
         return SnapshotError(message, index=index, field=field)
 
     if type(node) is not dict:
-        return err(None, f"expected an object (element or text node), got {_type_name(node)}")
+        return err(None, f"expected an object (element or text node), got {type_name(node)}")
     is_element = node.get("t") is not None  # null means absent, as for every optional key
     if is_element and node.get("x") is not None:
         return err(None, "has both 't' (element tag) and 'x' (text): a node is one or the other")
@@ -341,20 +234,20 @@ def _diagnose(index: int, node: Any, elements: set[int], stack: list[int]) -> Sn
             return err("i", "missing: every element needs its integer id")
         nid = node["i"]
         if type(nid) is not int or not 0 <= nid <= MAX_ID:
-            return err("i", f"expected an integer from 0 to 2**53-1, got {_type_name(nid)} {_show(nid)}")
+            return err("i", f"expected an integer from 0 to 2**53-1, got {type_name(nid)} {show(nid)}")
         if nid in elements:
             return err("i", f"duplicate id {nid}: ids must be unique")
         tag = node["t"]
         if type(tag) is not str:
-            return err("t", f"expected a string, got {_type_name(tag)}")
+            return err("t", f"expected a string, got {type_name(tag)}")
         if not TAG_RE.fullmatch(tag):
-            return err("t", f"{_show(tag)} is not a valid lowercase tag name (see TAG_RE in docs/snapshot.md)")
+            return err("t", f"{show(tag)} is not a valid lowercase tag name (see TAG_RE in docs/snapshot.md)")
         if index == 0 and tag != "html":
             return err("t", f"the first node must be the <html> element, got <{tag}>")
     else:
         text = node["x"]
         if type(text) is not str:
-            return err("x", f"expected a string, got {_type_name(text)}")
+            return err("x", f"expected a string, got {type_name(text)}")
     if "p" not in node:
         return err("p", "missing (null for the root <html>, else the id of an earlier element)")
     parent = node["p"]
@@ -362,11 +255,11 @@ def _diagnose(index: int, node: Any, elements: set[int], stack: list[int]) -> Sn
         if not is_element:
             return err(None, "the first node must be the <html> element, got a text node")
         if parent is not None:
-            return err("p", f"the first node is the root and must have parent null, got {_show(parent)}")
+            return err("p", f"the first node is the root and must have parent null, got {show(parent)}")
     elif parent is None:
         return err("p", "null: only the first node (the root <html>) has no parent")
     elif type(parent) is not int:
-        return err("p", f"expected an integer element id, got {_type_name(parent)} {_show(parent)}")
+        return err("p", f"expected an integer element id, got {type_name(parent)} {show(parent)}")
     elif parent not in elements:
         if is_element and parent == node.get("i"):
             return err("p", f"the element is its own parent ({parent})")
@@ -381,30 +274,30 @@ def _diagnose(index: int, node: Any, elements: set[int], stack: list[int]) -> Sn
         attrs = node.get("a")
         if attrs is not None:
             if type(attrs) is not dict:
-                return err("a", f"expected an object of string -> string, got {_type_name(attrs)}")
+                return err("a", f"expected an object of string -> string, got {type_name(attrs)}")
             for name, value in attrs.items():
                 if type(name) is not str or not ATTR_NAME_RE.fullmatch(name):
-                    return err("a", f"invalid attribute name {_show(name)}")
+                    return err("a", f"invalid attribute name {show(name)}")
                 if type(value) is not str:
-                    return err("a", f"attribute {name!r}: expected a string value, got {_type_name(value)}")
+                    return err("a", f"attribute {name!r}: expected a string value, got {type_name(value)}")
         box = node.get("b")
         if box is not None:
             if type(box) is not list or len(box) != 4:
-                return err("b", f"expected [x, y, width, height], got {_show(box)}")
+                return err("b", f"expected [x, y, width, height], got {show(box)}")
             for position, (name, value) in enumerate(zip(("x", "y", "width", "height"), box)):
                 if not _is_number(value):
-                    return err("b", f"{name} must be a finite number (CSS px), got {_type_name(value)} {_show(value)}")
+                    return err("b", f"{name} must be a finite number (CSS px), got {type_name(value)} {show(value)}")
                 if position >= 2 and value < 0:
-                    return err("b", f"{name} must be >= 0, got {_show(value)}")
+                    return err("b", f"{name} must be >= 0, got {show(value)}")
         visible = node.get("v")
         if visible is not None and type(visible) is not bool:
-            return err("v", f"expected true or false, got {_type_name(visible)} {_show(visible)}")
+            return err("v", f"expected true or false, got {type_name(visible)} {show(visible)}")
         font_size = node.get("fs")
         if font_size is not None and (not _is_number(font_size) or font_size < 0):
-            return err("fs", f"expected a finite number >= 0 (CSS px), got {_show(font_size)}")
+            return err("fs", f"expected a finite number >= 0 (CSS px), got {show(font_size)}")
         font_weight = node.get("fw")
         if font_weight is not None and (not _is_number(font_weight) or not 1 <= font_weight <= 1000):
-            return err("fw", f"expected a number from 1 to 1000, got {_show(font_weight)}")
+            return err("fw", f"expected a number from 1 to 1000, got {show(font_weight)}")
     return err(None, "could not be added to the tree")
 
 
@@ -443,51 +336,6 @@ def _write_text(anchor: Any, into: bool, pending: str | list[str]) -> int:
     return cleaned
 
 
-TINY_BOX_PX = 1
-"""Width and height (CSS px) up to which a rendered box shows nothing: the "visually hidden"
-pattern (:func:`visually_hidden`)."""
-
-_VISIBLY_BOXLESS = frozenset({"html", "head", "body"})
-
-
-def visually_hidden(candidates: list[Any], boxes: dict[int, Box]) -> list[Any]:
-    """The elements of ``candidates`` (elements whose box is at most :data:`TINY_BOX_PX` square)
-    that hold text no one sees: text in the subtree, and no descendant with a bigger box.
-
-    This is how pages write text for screen readers only (Bootstrap's and Tailwind's
-    ``sr-only``, WordPress's ``screen-reader-text``, the W3C's "visually hidden" technique
-    C7: ``position: absolute; width: 1px; height: 1px; overflow: hidden; clip: ...``): "Skip
-    to content", "Search for:", "Opens in a new window", "Image". The browser lays them out, so
-    they are rendered, but a sighted reader never sees them, and a reader view should not show
-    them. No class name is needed: the rendered box says it (only a browser snapshot has one).
-    An element whose box is tiny but that holds bigger boxes (a 1 px wrapper of an icon or a
-    menu that overflows it) is not one. ``html``, ``head`` and ``body`` never are. Returns the
-    outermost such elements, in the order of ``candidates``.
-    """
-    out: list[Any] = []
-    chosen: set[Any] = set()
-    for element in candidates:  # document order: an element comes before what it holds
-        if not len(element):  # a leaf (most are empty anchors and images): its own text alone
-            text = element.text
-            if not text or text.isspace():
-                continue
-        elif not "".join(element.itertext()).strip():
-            continue
-        if element.tag in _VISIBLY_BOXLESS:
-            continue
-        if chosen and any(ancestor in chosen for ancestor in element.iterancestors()):
-            continue  # inside one already found
-        for inner in element.iterdescendants():
-            value = inner.get(NODE_ID_ATTR)
-            box = boxes.get(int(value)) if value is not None else None
-            if box is not None and (box.width > TINY_BOX_PX or box.height > TINY_BOX_PX):
-                break
-        else:
-            out.append(element)
-            chosen.add(element)
-    return out
-
-
 def _tree_builder():
     """The element tree of a snapshot's nodes, built as they arrive (a generator).
 
@@ -507,9 +355,9 @@ def _tree_builder():
     tag_ok = TAG_RE.fullmatch
     attr_ok = ATTR_NAME_RE.fullmatch
     box_cls = Box
-    fast_box = _FAST_BOX
+    fast_box = FAST_BOX
     new_object = object.__new__
-    set_x, set_y, set_width, set_height = _BOX_SETTERS
+    set_x, set_y, set_width, set_height = BOX_SETTERS
     style_cls = NodeStyle
     number = (int, float)
     lim = MAX_COORD
@@ -755,7 +603,7 @@ class SnapshotStream:
             if self._markup is not None:
                 raise SnapshotError("a stream of markup (version 2) cannot go on with nodes (version 1)", field="nodes")
             if type(nodes) is not list:
-                raise SnapshotError(f"expected an array of nodes, got {_type_name(nodes)}", field="nodes")
+                raise SnapshotError(f"expected an array of nodes, got {type_name(nodes)}", field="nodes")
             if self.nodes + len(nodes) > MAX_NODES:
                 raise SnapshotError(
                     f"{self.nodes + len(nodes):,} nodes; snapshots over {MAX_NODES:,} nodes are refused", field="nodes"
@@ -772,8 +620,6 @@ class SnapshotStream:
     def feed_markup(self, markup: Any, boxes: Any = None, fonts: Any = None) -> None:
         """Add the next part of a version-2 snapshot: its ``markup`` (a string: where the last
         part stopped, possibly inside a tag), ``boxes`` and ``fonts`` (flat arrays)."""
-        from pagesieve.page.markup import MarkupBuilder
-
         if self.error is not None:
             raise self.error
         try:

@@ -39,7 +39,8 @@ from typing import Any
 
 from pagesieve.errors import DatasetError, PagesieveError
 from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset, read_page
-from pagesieve_dev.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
+from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
+from pagesieve_dev.evaluation.runner import percentile
 from pagesieve.table import format_table as text_table
 
 WARMUP_PAGES = 5
@@ -173,8 +174,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "datasets", nargs="*", metavar="DATASET_DIR",
         help="dataset folder(s) or names (default: every dataset under ../shared/datasets)",
     )
-    parser.add_argument("--limit", metavar="N", type=_positive_int, help="only the first N pages of each dataset")
-    parser.add_argument("--repeat", metavar="R", type=_positive_int, default=1,
+    parser.add_argument("--limit", metavar="N", type=positive_int, help="only the first N pages of each dataset")
+    parser.add_argument("--repeat", metavar="R", type=positive_int, default=1,
                         help="time every page R times and keep its median (default 1)")
 
 
@@ -185,7 +186,7 @@ def main(args: argparse.Namespace) -> int:
         DatasetError: no dataset found, or a folder is malformed (exit code 6).
     """
     if args.datasets:
-        dirs = [_resolve_dataset_dir(d) for d in args.datasets]
+        dirs = [resolve_dataset_dir(d) for d in args.datasets]
     else:
         base = default_datasets_dir()
         if base is None:

@@ -249,9 +249,9 @@ def _accuracy(datasets, packed, work: Path, workers: int) -> list[dict]:
 def main(args: argparse.Namespace) -> int:
     """Run the benchmark and print the speed and accuracy tables."""
     from pagesieve_dev.evaluation.datasets import load_dataset
-    from pagesieve_dev.evaluation.runner import _resolve_dataset_dir
+    from pagesieve_dev.evaluation.args import resolve_dataset_dir
 
-    datasets = [load_dataset(_resolve_dataset_dir(d)) for d in args.datasets]
+    datasets = [load_dataset(resolve_dataset_dir(d)) for d in args.datasets]
     work = args.work or Path(tempfile.mkdtemp(prefix="pagesieve-bench-batch-"))
     work.mkdir(parents=True, exist_ok=True)
     figures: dict = {"cores": os.cpu_count()}

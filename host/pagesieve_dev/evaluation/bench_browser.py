@@ -35,7 +35,8 @@ from pathlib import Path
 from lxml import etree
 
 from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset
-from pagesieve_dev.evaluation.runner import _positive_int, percentile
+from pagesieve_dev.evaluation.args import positive_int
+from pagesieve_dev.evaluation.runner import percentile
 from pagesieve.table import format_table
 
 
@@ -64,7 +65,7 @@ def _sizes(value: str) -> list[int]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``bench-browser`` options."""
     parser.add_argument("--sizes", type=_sizes, default=[1000, 5000, 20000], help="element counts (default: 1000,5000,20000)")
-    parser.add_argument("--repeat", type=_positive_int, default=10, help="timed rounds per page (default: 10)")
+    parser.add_argument("--repeat", type=positive_int, default=10, help="timed rounds per page (default: 10)")
 
 
 CONTENTLESS = ("svg", "math", "script", "style", "noscript", "template")

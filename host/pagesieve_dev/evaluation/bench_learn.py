@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page
-from pagesieve_dev.evaluation.runner import _positive_int, _resolve_dataset_dir, percentile
+from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
+from pagesieve_dev.evaluation.runner import percentile
 from pagesieve.page.html import parse_html
 from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
 from pagesieve.templates.learn import summarise
@@ -46,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``bench-learn`` options."""
     parser.add_argument("dataset", nargs="?", default="big9", metavar="DATASET_DIR",
                         help="dataset folder or name (default: big9)")
-    parser.add_argument("--pages", type=_positive_int, default=100, metavar="N",
+    parser.add_argument("--pages", type=positive_int, default=100, metavar="N",
                         help="page visits learned per site (default: 100)")
     parser.add_argument("--html", action="store_true",
                         help="learn pages parsed from HTML (as `pagesieve learn FILE` does) instead of "
@@ -55,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run the benchmark and print one row per site and a total row."""
-    dataset = load_dataset(_resolve_dataset_dir(args.dataset))
+    dataset = load_dataset(resolve_dataset_dir(args.dataset))
     by_site = dataset.site_pages()
     header = ("site", "pages", "summarise ms p50", "store ms p50", "learn ms p50", "learn ms p95", "entries", "site bytes", "file bytes")
     rows = [header]

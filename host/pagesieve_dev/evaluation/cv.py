@@ -33,6 +33,7 @@ is the configuration of a model trained with ``--balance-datasets`` whose cut ca
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
@@ -275,7 +276,7 @@ def shipped_texts(pool: list[CvPage]) -> dict[str, str]:
     """Texts of the target's pages judged by the shipped model (:func:`pagesieve.extract.classify`
     on the same analyses)."""
     from pagesieve.article.render import blocks_text
-    from pagesieve.classifier import default_model
+    from pagesieve.model_store import default_model
     from pagesieve.extract import classify
 
     model = default_model()
@@ -398,3 +399,38 @@ def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: 
         right = sum(PAGE_TYPES[int(np.argmax(p.extra["type"]))] == p.page_type for p in typed)
         text += f"\npage type predicted right (out of fold): {right} of {len(typed)} ({right / len(typed):.3f})"
     return text
+
+
+def main(args: argparse.Namespace) -> int:
+    """``pagesieve-dev eval --cv K DATASET`` (the options of
+    :func:`pagesieve_dev.evaluation.runner.add_arguments`): :func:`run_cv`, table on stdout; returns 0.
+
+    Raises:
+        DatasetError: not exactly one dataset, an unknown variant, or a missing split file.
+    """
+    from pagesieve.extract import SETTLE_RULES
+    from pagesieve_dev.evaluation.args import resolve_dataset_dir
+    from pagesieve_dev.evaluation.runner import default_split_file
+
+    if len(args.datasets) != 1:
+        raise DatasetError("--cv takes exactly one dataset (e.g. pagesieve-dev eval --cv 5 wcxb_dev)")
+    if args.cv < 2:
+        raise DatasetError("--cv needs at least 2 folds")
+    variants = [v.strip() for v in args.cv_variants.split(",") if v.strip()]
+    for v in variants:
+        try:
+            parse_variant(v)
+        except ValueError as exc:
+            raise DatasetError(f"--cv-variants: {exc}") from None
+    ablate = tuple(r.strip() for r in args.cv_ablate.split(",") if r.strip())
+    if set(ablate) - set(SETTLE_RULES):
+        raise DatasetError(f"--cv-ablate: rules are {', '.join(SETTLE_RULES)}, not {', '.join(sorted(set(ablate) - set(SETTLE_RULES)))}")
+    path = resolve_dataset_dir(args.datasets[0])
+    split_path = args.split_file if args.split_file is not None else default_split_file()
+    if split_path is None or not Path(split_path).is_file():
+        raise DatasetError("--cv needs the split file (models/split.json) for the other datasets' training pages")
+    split = json.loads(Path(split_path).read_text(encoding="utf-8"))
+    table = run_cv(path.parent, path.name, args.cv, variants, list(args.compare or []), split,
+                  limit=args.limit, json_out=args.cv_json, ablate=ablate)
+    print(table)
+    return 0

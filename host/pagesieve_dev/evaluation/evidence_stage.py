@@ -139,6 +139,13 @@ class EvidenceStage:
         weights = ", ".join(f"{n} {w:+.3f}" for n, w in zip(self.names, self.coef))
         return f"template stage fitted on {self.pages} pages ({self.rows} blocks): {weights}, bias {self.intercept:+.3f}"
 
+    def judge(self, page, model: BlockClassifier, templates: SiteTemplates | None,
+              kinds: Iterable[str] = DEFAULT_KINDS) -> tuple[object, list[bool]]:
+        """:func:`judge_with_stage` with this stage: ``(analysis, keep)`` of ``page``
+        (what :class:`~pagesieve_dev.evaluation.history.HistoryExtractor` calls, so that it
+        needs no import of this module)."""
+        return judge_with_stage(page, model, templates, self, kinds)
+
 
 def judge_with_stage(
     page, model: BlockClassifier, templates: SiteTemplates | None, stage: EvidenceStage,

@@ -149,10 +149,9 @@ class HistoryExtractor:
 
         if self.stage is not None:
             from pagesieve.article.render import blocks_text
-            from pagesieve.classifier import default_model
-            from pagesieve_dev.evaluation.evidence_stage import judge_with_stage
+            from pagesieve.model_store import default_model
 
-            analysis, keep = judge_with_stage(parse_html(html, url=url), default_model(), self.templates(url), self.stage, self.kinds)
+            analysis, keep = self.stage.judge(parse_html(html, url=url), default_model(), self.templates(url), self.kinds)
             return blocks_text(analysis.blocks, keep)
         return extract_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds,
                             corrections=self.corrections).text

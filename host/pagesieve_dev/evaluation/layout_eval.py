@@ -102,15 +102,15 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``eval-layout`` options."""
-    from pagesieve_dev.evaluation.runner import _positive_int
+    from pagesieve_dev.evaluation.args import positive_int
 
     parser.add_argument("snapshots", type=Path, help="the folder pagesieve-dev render wrote <dataset>/ folders into")
     parser.add_argument("datasets", nargs="*", help="dataset names (default: every rendered one)")
-    parser.add_argument("--limit", type=_positive_int, default=None, help="only the first N held-out pages per dataset")
+    parser.add_argument("--limit", type=positive_int, default=None, help="only the first N held-out pages per dataset")
     parser.add_argument("--model", type=Path, default=None, help="the box-free model (default: the shipped one)")
     parser.add_argument("--box-model", type=Path, default=None, help="the box-aware model (default: the shipped one, if any)")
     parser.add_argument("--line-model", action="store_true", help="also train and score the BP line model of seed 001")
-    parser.add_argument("--line-pages", type=_positive_int, default=150, help="training pages per dataset for it (default: 150)")
+    parser.add_argument("--line-pages", type=positive_int, default=150, help="training pages per dataset for it (default: 150)")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -245,12 +245,12 @@ def render_dataset(dataset_dir: str | os.PathLike[str], out: str | os.PathLike[s
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``render`` options."""
-    from pagesieve_dev.evaluation.runner import _positive_int
+    from pagesieve_dev.evaluation.args import positive_int
 
     parser.add_argument("dataset", help="a dataset folder, e.g. ../shared/datasets/dragnet")
     parser.add_argument("--out", required=True, help="folder for the snapshots (a cache: up-to-date pages are skipped)")
-    parser.add_argument("--workers", type=_positive_int, default=2, help="pages rendered at once (default: 2)")
-    parser.add_argument("--limit", type=_positive_int, default=None, help="only the first N pages of the index")
+    parser.add_argument("--workers", type=positive_int, default=2, help="pages rendered at once (default: 2)")
+    parser.add_argument("--limit", type=positive_int, default=None, help="only the first N pages of the index")
     parser.add_argument("--force", action="store_true", help="render again what is cached")
     parser.add_argument("--timeout", type=float, default=PAGE_TIMEOUT_S, help=f"seconds per page (default: {PAGE_TIMEOUT_S:g})")
 

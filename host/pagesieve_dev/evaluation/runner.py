@@ -65,6 +65,7 @@ from typing import Any
 
 from pagesieve.checkout import repo_root
 from pagesieve.errors import DatasetError, PagesieveError, ReadError
+from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
 from pagesieve_dev.evaluation.datasets import (
     Dataset,
     default_datasets_dir,
@@ -372,16 +373,6 @@ def select_ids(
 # --------------------------------------------------------------------------- CLI
 
 
-def _positive_int(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value!r}")
-    return n
-
-
 def _history(value: str) -> int | str:
     from pagesieve_dev.evaluation.history import parse_history
 
@@ -444,7 +435,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write the extracted text of every evaluated page to OUT_DIR/<dataset>/<id>.txt",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    parser.add_argument("--cv", type=_positive_int, default=None, metavar="K",
+    parser.add_argument("--cv", type=positive_int, default=None, metavar="K",
                         help="site-grouped K-fold cross-validation on the one DATASET (all its pages; each fold also "
                         "trains on the other datasets' training pages): the dev gate, per page type "
                         "(see pagesieve_dev.evaluation.cv)")
@@ -471,8 +462,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="split file to use with --split heldout (default: <repo>/models/split.json)",
     )
     selection = (
-        ("--limit", "N", _positive_int, "only the first N selected pages per dataset"),
-        ("--min-site-pages", "N", _positive_int, "only pages whose site has at least N pages in the dataset"),
+        ("--limit", "N", positive_int, "only the first N selected pages per dataset"),
+        ("--min-site-pages", "N", positive_int, "only pages whose site has at least N pages in the dataset"),
         ("--where", "FIELD=VALUE", _field_value, "only pages whose index.jsonl field has this value (e.g. year=2009)"),
         ("--history", "K|all", _history,
          "learn K (or all) other pages of each page's site first, in a fresh temporary template store"),
@@ -487,7 +478,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "F1 on the site's other pages (see pagesieve_dev.evaluation.oracle)",
     )
     parser.add_argument(
-        "--correction-pages", metavar="C", type=_positive_int, default=None,
+        "--correction-pages", metavar="C", type=positive_int, default=None,
         help="with --corrections: pages per site the simulated user corrects (default 3)",
     )
     parser.add_argument(
@@ -510,15 +501,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--templates", metavar="KINDS", type=_kinds, default=None,
         help="template evidence used with --history: comma-separated of library, diff, sst (default: library); 'none' for none",
     )
-
-
-def _resolve_dataset_dir(arg: str) -> Path:
-    p = Path(arg).expanduser()
-    if not p.exists() and not p.is_absolute() and len(p.parts) == 1:
-        base = default_datasets_dir()
-        if base is not None and (base / arg).is_dir():
-            return base / arg
-    return p
 
 
 def pagesieve_extractor() -> Extractor:
@@ -643,7 +625,7 @@ def _template_stage(args: argparse.Namespace, split: dict | None, datasets: Sequ
     Raises:
         DatasetError: no ``--history``, no held-out split, or no training dataset found.
     """
-    from pagesieve.classifier import default_model
+    from pagesieve.model_store import default_model
     from pagesieve_dev.evaluation.evidence_stage import TRAIN_DATASETS, stage_for
 
     if getattr(args, "history", None) is None:
@@ -656,40 +638,6 @@ def _template_stage(args: argparse.Namespace, split: dict | None, datasets: Sequ
     raise DatasetError(f"--template-stage: the training datasets {', '.join(TRAIN_DATASETS)} are not found")
 
 
-def _cross_validate(args: argparse.Namespace) -> int:
-    """``pagesieve-dev eval --cv K DATASET``: :func:`pagesieve_dev.evaluation.cv.run_cv`, table on stdout.
-
-    Raises:
-        DatasetError: not exactly one dataset, an unknown variant, or a missing split file.
-    """
-    from pagesieve_dev.evaluation import cv
-
-    if len(args.datasets) != 1:
-        raise DatasetError("--cv takes exactly one dataset (e.g. pagesieve-dev eval --cv 5 wcxb_dev)")
-    if args.cv < 2:
-        raise DatasetError("--cv needs at least 2 folds")
-    variants = [v.strip() for v in args.cv_variants.split(",") if v.strip()]
-    for v in variants:
-        try:
-            cv.parse_variant(v)
-        except ValueError as exc:
-            raise DatasetError(f"--cv-variants: {exc}") from None
-    from pagesieve.extract import SETTLE_RULES
-
-    ablate = tuple(r.strip() for r in args.cv_ablate.split(",") if r.strip())
-    if set(ablate) - set(SETTLE_RULES):
-        raise DatasetError(f"--cv-ablate: rules are {', '.join(SETTLE_RULES)}, not {', '.join(sorted(set(ablate) - set(SETTLE_RULES)))}")
-    path = _resolve_dataset_dir(args.datasets[0])
-    split_path = args.split_file if args.split_file is not None else default_split_file()
-    if split_path is None or not Path(split_path).is_file():
-        raise DatasetError("--cv needs the split file (models/split.json) for the other datasets' training pages")
-    split = json.loads(Path(split_path).read_text(encoding="utf-8"))
-    table = cv.run_cv(path.parent, path.name, args.cv, variants, list(args.compare or []), split,
-                      limit=args.limit, json_out=args.cv_json, ablate=ablate)
-    print(table)
-    return 0
-
-
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve-dev eval``; prints the table (or JSON) on stdout, notes on stderr; returns 0.
 
@@ -698,10 +646,8 @@ def main(args: argparse.Namespace) -> int:
         ReadError: ``--split-file`` cannot be read, or predictions cannot be written (4).
         MissingPeerError: a ``--compare`` peer is not installed (7).
     """
-    if getattr(args, "cv", None) is not None:
-        return _cross_validate(args)
     notes: list[str] = []
-    datasets = [load_dataset(_resolve_dataset_dir(d)) for d in args.datasets]
+    datasets = [load_dataset(resolve_dataset_dir(d)) for d in args.datasets]
     names = [d.name for d in datasets]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes and args.predictions is not None:
