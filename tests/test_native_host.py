@@ -382,7 +382,7 @@ def test_a_snapshot_streamed_in_parts(host, snapshot):
                     {"v": 1, "id": 3, "type": "part", "stream": "e", "seq": 0, "nodes": "x"}):
         assert host.request(message)["ok"] is False
     # at most MAX_STREAMS open: the least recently fed is dropped
-    from pagesieve.native.protocol import MAX_STREAMS
+    from pagesieve.native.requests.part import MAX_STREAMS
 
     for k in range(MAX_STREAMS + 1):
         assert send_parts(f"f{k}", [(0, nodes[:size])])[0]["ok"]

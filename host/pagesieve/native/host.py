@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pagesieve.native.framing import FrameError, chunk_reply, encode, read_frame, write_frame
-from pagesieve.native.protocol import ErrorCode, Host, error_reply, log
+from pagesieve.native.envelope import ErrorCode, error_reply
+from pagesieve.native.protocol import Host, log
 
 LOG_FILE = "host.log"
 

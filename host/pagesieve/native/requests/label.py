@@ -1,0 +1,64 @@
+"""``label``: a right-click correction stored, or the last one undone (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from pagesieve.native.envelope import ErrorCode, ProtocolError, flag
+from pagesieve.native.session import Session
+
+
+def handle(session: Session, message: dict) -> dict:
+    """``label``: a right-click correction, or its undo.
+
+    ``{"snapshot", "node": id, "label": "noise"|"content", "snippets"?: bool}`` (refused with
+    ``"private": true``: nothing of a private window is stored) ->
+    ``{"type": "labelled", "label": {...}, "replaced": {...}|null, "site", "corrections": n}``;
+    the label is on disk before the reply is sent. ``{"undo": true, "site"?}`` ->
+    ``{"type": "unlabelled", "removed": {...}|null, "restored": {...}|null, "site"}``.
+    Either way the personal model is retrained in the background.
+    """
+    from pagesieve.corrections.rules import make_label, target_block
+    from pagesieve.corrections.store import LABEL_VALUES
+    from pagesieve.errors import LabelStoreError
+    from pagesieve.extract import judge_page
+    from pagesieve.templates.urls import site_of
+
+    if message.get("undo") is True:
+        site = message.get("site")
+        if site is not None and (not isinstance(site, str) or not site):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "\"site\" must be a host name")
+        try:
+            removed, restored = session.label_store().undo(site)
+        except LabelStoreError as exc:
+            raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
+        if removed is not None:
+            session.retrainer.request()
+        return {"type": "unlabelled", "site": site, "removed": removed.summary() if removed else None,
+                "restored": restored.summary() if restored else None}
+    if message.get("private", False) is not False:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "corrections are not saved from private windows")
+    name, node = message.get("label"), message.get("node")
+    if name not in LABEL_VALUES:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "\"label\" must be \"noise\" or \"content\"")
+    if not isinstance(node, int) or isinstance(node, bool) or node < 0:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "\"node\" must be the node id of the picked element")
+    snippets = flag(message, "snippets", True)
+    page = session.page(message)
+    site = site_of(page.url)
+    if site is None:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "a correction needs the page's URL with a host name (the site it applies to)")
+    model = session.model(page)
+    analysis, keep = judge_page(page, model=model, corrections=session.rules(site))
+    block = target_block(analysis.blocks, analysis.page.element_by_id(), node)
+    if block is None or analysis.blocks[block].parent < 0:
+        raise ProtocolError(ErrorCode.NO_BLOCK, f"node {node} is not in a block of the page's content (hidden, or the whole body)")
+    made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block,
+                      LABEL_VALUES[name], keep=keep, snippets=snippets)
+    try:
+        store = session.label_store()
+        stored, replaced = store.add(made)
+        count = len(store.labels(site, features=False))
+    except LabelStoreError as exc:
+        raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
+    session.retrainer.request()
+    return {"type": "labelled", "site": site, "label": {**stored.summary(), "node": analysis.blocks[block].node_id},
+            "replaced": replaced.summary() if replaced else None, "corrections": count}
