@@ -13,11 +13,11 @@ import sys
 import numpy as np
 import pytest
 
-from pagesieve.model_store import default_model
-from pagesieve.context import context_features, tree_arrays
+from pagesieve.classify.model_store import default_model
+from pagesieve.classify.context import context_features, tree_arrays
 from pagesieve.errors import ModelError
 from pagesieve.extract import analyse, model_rows
-from pagesieve.model_store import (
+from pagesieve.classify.model_store import (
     SHIPPED_MODEL, FittedModel, compiled_path, load_fitted, load_model, save_model,
 )
 from pagesieve.page.html import parse_html
@@ -75,7 +75,7 @@ def test_compiled_forest_equals_scikit_learn(model, fitted, example_analysis):
 def test_compiled_forest_on_real_pages(model, fitted, datasets_dir):
     """Equal to predict_proba on every block of real pages (the sure-noise ones too), and on
     all their blocks at once (enough rows for the two-thread walk)."""
-    from pagesieve.classifier import FOREST_SPLIT_ROWS
+    from pagesieve.classify.classifier import FOREST_SPLIT_ROWS
     from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 
     dataset = load_dataset(datasets_dir / "dragnet")
@@ -185,7 +185,7 @@ def test_decision_of_a_large_page_in_two_threads_equals_one_thread(model, fitted
     """From DECISION_SPLIT_ROWS rows half of the chunks run in a second thread: the same
     numbers as one thread, and scikit-learn's to within single precision. Rows: the example
     page's feature rows, repeated and jittered to the size of a large page."""
-    import pagesieve.classifier as classifier
+    import pagesieve.classify.classifier as classifier
 
     rng = np.random.default_rng(3)
     rows = np.repeat(example_rows, -(-1500 // len(example_rows)), axis=0)[:1500]
@@ -220,7 +220,7 @@ def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_pat
     pytest.importorskip("playwright.async_api")
     from pagesieve_dev.evaluation.render import load_rendered, render_dataset
     from pagesieve.extract import extract_page
-    from pagesieve.layout import BOX_FEATURE_NAMES
+    from pagesieve.blocks.layout import BOX_FEATURE_NAMES
     from pagesieve.page.snapshot import parse_snapshot
     from pagesieve_dev.training import train
 
@@ -246,7 +246,7 @@ def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_pat
     )
     assert train.main(args) == 0
     model = load_model(out / "blocks-boxes.skops")
-    from pagesieve.features import N_FEATURES
+    from pagesieve.blocks.features import N_FEATURES
 
     # the box features follow the first-pass features (then any card or page-type columns)
     assert model.uses_boxes and model.meta["features"][N_FEATURES:N_FEATURES + len(BOX_FEATURE_NAMES)] == list(BOX_FEATURE_NAMES)
@@ -275,12 +275,12 @@ def test_a_model_with_cards_and_page_type_round_trips_and_judges_a_page(tmp_path
     extraction reads the raw page signals only for such a model."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from pagesieve.context import context_feature_names
+    from pagesieve.classify.context import context_feature_names
     from pagesieve.extract import extract_page, model_rows
-    from pagesieve.features import FEATURE_NAMES
-    from pagesieve.model_store import compile_model
-    from pagesieve.page_type import PAGE_TYPE_COLUMNS, PAGE_TYPES, fit_page_type
-    from pagesieve.signals import CARD_COLUMNS, PAGE_SIGNALS
+    from pagesieve.blocks.features import FEATURE_NAMES
+    from pagesieve.classify.model_store import compile_model
+    from pagesieve.classify.page_type import PAGE_TYPE_COLUMNS, PAGE_TYPES, fit_page_type
+    from pagesieve.blocks.signals import CARD_COLUMNS, PAGE_SIGNALS
 
     features = FEATURE_NAMES + CARD_COLUMNS + PAGE_TYPE_COLUMNS
     rng = np.random.default_rng(3)

@@ -14,7 +14,7 @@ from pagesieve.corrections.signature import PathIndex, Signature, is_hash_run, s
 from pagesieve.corrections.store import Label, LabelStore, SiteRules, read_jsonl
 from pagesieve.errors import LabelStoreError
 from pagesieve.extract import judge_page
-from pagesieve.features import N_FEATURES
+from pagesieve.blocks.features import N_FEATURES
 from pagesieve.page.html import parse_html
 
 
@@ -196,7 +196,7 @@ def test_a_hide_correction_on_one_page_applies_to_the_next_pages_of_the_site(dat
     """On a real site, hide the noise block the classifier keeps with the most text on page 1
     (what a user would right-click): on the other pages, blocks of the same kind are matched and
     dropped, and the text gets no worse against the truth anywhere, and better somewhere."""
-    from pagesieve.blocks import subtree_ends
+    from pagesieve.blocks.segment import subtree_ends
     from pagesieve.extract import extract_page
     from pagesieve_dev.training.labels import content_shares, truth_reference
 
@@ -289,7 +289,7 @@ def test_labels_commands_and_the_personal_model(tmp_path, capsys):
     written; the personal one moves the decision on the labelled rows towards their labels) and
     ``reset --personal``."""
     from pagesieve.cli import main
-    from pagesieve.model_store import SHIPPED_MODEL, _sha256, compiled_path, load_model
+    from pagesieve.classify.model_store import SHIPPED_MODEL, _sha256, compiled_path, load_model
 
     store_path = tmp_path / "labels.sqlite3"
     rng = np.random.default_rng(7)

@@ -34,7 +34,7 @@ def test_cv_on_a_slice_scores_each_page_once_with_unseen_models(datasets_dir, tm
     assert len(target) == 16 and all(p.page_type for p in target)
     svms = cv.fit_svms(pool, 2, 10.0, 0.003, 4000, 1)
     # every page's decision comes from the SVM of its own fold, which did not see it
-    from pagesieve.classifier import BlockClassifier
+    from pagesieve.classify.classifier import BlockClassifier
 
     for p in pool[:5]:
         if len(p.analysis.candidates):

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from pagesieve.blocks import segment
-from pagesieve.classifier import SURE_NOISE_DECISION
-from pagesieve.model_store import default_model
-from pagesieve.context import tree_arrays
+from pagesieve.blocks.segment import segment
+from pagesieve.classify.classifier import SURE_NOISE_DECISION
+from pagesieve.classify.model_store import default_model
+from pagesieve.classify.context import tree_arrays
 from pagesieve.explain import block_reason, hidden_reasons, log_lines, node_reason, removal_log
 from pagesieve.extract import (
     analyse, drop_boilerplate_labels, drop_comment_sections, judge_page, model_rows, render_article, settle,

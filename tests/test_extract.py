@@ -8,9 +8,9 @@ import json
 import pytest
 from lxml import etree
 
-from pagesieve.blocks import segment
+from pagesieve.blocks.segment import segment
 from pagesieve.extract import analyse, extract
-from pagesieve.features import block_features
+from pagesieve.blocks.features import block_features
 from pagesieve.page.html import parse_html
 from pagesieve.page.preprocess import preprocess
 from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot

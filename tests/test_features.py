@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from pagesieve.blocks import segment
-from pagesieve.features import FEATURE_NAMES, block_features, composite_text_densities
+from pagesieve.blocks.segment import segment
+from pagesieve.blocks.features import FEATURE_NAMES, block_features, composite_text_densities
 from pagesieve.page.html import parse_html
 from pagesieve.page.preprocess import preprocess
 

@@ -139,7 +139,7 @@ def test_template_stage_learns_from_training_pages_and_reads_the_evidence(datase
     a held-out page, and the evidence columns change its verdicts (the control's do not)."""
     import numpy as np
 
-    from pagesieve.model_store import default_model
+    from pagesieve.classify.model_store import default_model
     from pagesieve_dev.evaluation.evidence_stage import EVIDENCE_FEATURES, SCORE_FEATURES, fit_stage, training_rows
     from pagesieve_dev.evaluation.runner import default_split_file, load_split
 
@@ -174,7 +174,7 @@ def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets
     judges a templated page as the shipped path does (classifier, page rules, then removal)."""
     import numpy as np
 
-    from pagesieve.model_store import default_model
+    from pagesieve.classify.model_store import default_model
     from pagesieve_dev.evaluation.evidence_stage import SCORE_FEATURES, EvidenceStage, judge_with_stage
     from pagesieve.extract import judge_page
     from pagesieve.page.html import parse_html

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagesieve.blocks import segment
-from pagesieve.features import block_features
-from pagesieve.layout import BOX_FEATURE_NAMES, box_features, median_font_size, zone_of, zone_verdict
+from pagesieve.blocks.segment import segment
+from pagesieve.blocks.features import block_features
+from pagesieve.blocks.layout import BOX_FEATURE_NAMES, box_features, median_font_size, zone_of, zone_verdict
 from pagesieve.page.snapshot import parse_snapshot
 
 W, H = 1000.0, 3000.0
@@ -70,7 +70,7 @@ def test_box_features_and_zone_verdict_of_blocks():
 
 
 def test_pages_without_layout_get_zero_box_features_and_the_box_free_model():
-    from pagesieve.model_store import default_model, model_for
+    from pagesieve.classify.model_store import default_model, model_for
     from pagesieve.page.html import parse_html
 
     page = parse_html(b"<html><body><div><p>Some text of a page read from HTML, not rendered.</p></div></body></html>")
@@ -82,9 +82,9 @@ def test_pages_without_layout_get_zero_box_features_and_the_box_free_model():
 
 
 def test_model_rows_add_box_columns_only_for_a_box_aware_model():
-    from pagesieve.context import CONTEXT_FEATURE_NAMES, context_feature_names
+    from pagesieve.classify.context import CONTEXT_FEATURE_NAMES, context_feature_names
     from pagesieve.extract import analyse, model_rows
-    from pagesieve.features import FEATURE_NAMES
+    from pagesieve.blocks.features import FEATURE_NAMES
 
     analysis = analyse(_page())
 

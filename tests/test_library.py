@@ -29,7 +29,8 @@ from pagesieve_dev.evaluation.metric import prf_counts
 from pagesieve.tokens import tokens
 from pagesieve_dev.evaluation.runner import default_split_file, load_split, select_ids
 from pagesieve.library import Library, save_article, save_page
-from pagesieve.library import atomic, frontmatter, trash
+from pagesieve.library import frontmatter, trash
+from pagesieve.storage import atomic
 from pagesieve.library.folder import LIBRARY_ENV, inside
 from pagesieve.library.html_file import MAX_IMAGE_BYTES, MAX_INLINE_BYTES
 from pagesieve.library.index import INDEX_FILE, SCHEMA_VERSION, fts_query

@@ -169,7 +169,7 @@ def test_api_learned_sites_and_forgetting(library: Library, tmp_path: Path, exam
     from pagesieve.corrections.store import Label, LabelStore
     import numpy as np
 
-    from pagesieve.features import N_FEATURES
+    from pagesieve.blocks.features import N_FEATURES
 
     with LabelStore(tmp_path / "labels.sqlite3") as labels:  # beside the template store, as in the user's folder
         labels.add(Label("other.example", None, 0, Signature(("aside",)), np.zeros((0, N_FEATURES), np.float32)))
@@ -332,7 +332,7 @@ def test_window_lists_searches_and_shows_an_article_headless(real_library, tmp_p
 
     from pagesieve.corrections.signature import Signature
     from pagesieve.corrections.store import Label, LabelStore
-    from pagesieve.features import N_FEATURES
+    from pagesieve.blocks.features import N_FEATURES
 
     with LabelStore(tmp_path / "labels.sqlite3") as labels:  # a correction made in the browser
         labels.add(Label("harbour.example", None, 0, Signature(("div.layout", "div.promo")), np.zeros((0, N_FEATURES), np.float32),

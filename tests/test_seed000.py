@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagesieve.blocks import SEED000_BLOCK_TAGS, segment
-from pagesieve.features import seed000_features
+from pagesieve.blocks.segment import SEED000_BLOCK_TAGS, segment
+from pagesieve.blocks.features import seed000_features
 from pagesieve.page.html import parse_html
 from pagesieve.page.preprocess import preprocess
 

@@ -1,4 +1,4 @@
-"""Card columns, page signals and the page-type model (pagesieve.signals, pagesieve.page_type),
+"""Card columns, page signals and the page-type model (pagesieve.blocks.signals, pagesieve.classify.page_type),
 on a hand-built news page and on wcxb_dev's real pages."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagesieve.blocks import segment
+from pagesieve.blocks.segment import segment
 from pagesieve.page.html import parse_html
 from pagesieve.page.preprocess import preprocess
-from pagesieve.page_type import PAGE_TYPES, compile_page_type, fit_page_type
-from pagesieve.signals import CARD_COLUMNS, PAGE_SIGNALS, card_columns, card_items, page_signals, raw_page_signals
+from pagesieve.classify.page_type import PAGE_TYPES, compile_page_type, fit_page_type
+from pagesieve.blocks.signals import CARD_COLUMNS, PAGE_SIGNALS, card_columns, card_items, page_signals, raw_page_signals
 
 STORY = " ".join(f"Sentence {k} of the harbour story tells what the council decided about the old wall." for k in range(12))
 CARD = '<li class="card"><a href="/2026/05/{slug}">{title}</a><p>A short excerpt of {title}.</p></li>'

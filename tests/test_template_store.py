@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from pagesieve.blocks import segment
+from pagesieve.blocks.segment import segment
 from pagesieve.corrections.store import LabelStore
 from pagesieve.errors import TemplateStoreError
 from pagesieve.extract import extract_page

@@ -50,7 +50,7 @@ def test_the_installed_wheel_extracts_a_page_outside_the_repository(venv, tmp_pa
     outside.mkdir()
     page = outside / "article.html"
     shutil.copyfile(REPO / "examples/article.html", page)
-    where = subprocess.run([str(venv / "bin/python"), "-c", "import pagesieve.model_store as m; print(m.SHIPPED_MODEL)"],
+    where = subprocess.run([str(venv / "bin/python"), "-c", "import pagesieve.classify.model_store as m; print(m.SHIPPED_MODEL)"],
                            capture_output=True, text=True, cwd=outside, env=clean_env(), timeout=120)
     assert where.stdout.strip().startswith(str(venv)), where  # the venv's copy, not the clone's
     done = subprocess.run([str(venv / "bin/pagesieve"), "extract", str(page), "--format", "markdown"],

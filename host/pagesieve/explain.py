@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from pagesieve.blocks import subtree_ends
+from pagesieve.blocks.segment import subtree_ends
 from pagesieve.extract import Analysis, hideable_blocks
 from pagesieve.page.model import NODE_ID_ATTR
 from pagesieve.removal import Removal
@@ -28,7 +28,7 @@ def block_reason(analysis: Analysis, keep: list[bool], index: int, ends: list[in
     holds no text of its own, which no stage judges), the reason that removed most of the text
     inside it, with ``"blocks"``: how many blocks inside were removed for that stage and rule.
     ``None`` when nothing inside has a reason (a container of empty blocks). ``ends``:
-    :func:`pagesieve.blocks.subtree_ends` of the blocks, when the caller has it."""
+    :func:`pagesieve.blocks.segment.subtree_ends` of the blocks, when the caller has it."""
     log = analysis.removals
     own = log.reason(index)
     if own is not None:

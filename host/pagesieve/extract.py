@@ -18,18 +18,18 @@ from lxml import etree
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
-from pagesieve.blocks import Block, holds_content, segment, subtree_ends
-from pagesieve.classifier import BlockClassifier
-from pagesieve.model_store import model_for
-from pagesieve.layout import box_features
-from pagesieve.context import tree_arrays
-from pagesieve.features import FEATURE_NAMES, block_features, is_comment_mark
+from pagesieve.blocks.segment import Block, holds_content, segment, subtree_ends
+from pagesieve.classify.classifier import BlockClassifier
+from pagesieve.classify.model_store import model_for
+from pagesieve.blocks.layout import box_features
+from pagesieve.classify.context import tree_arrays
+from pagesieve.blocks.features import FEATURE_NAMES, block_features, is_comment_mark
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
-from pagesieve.page_type import PAGE_TYPES
+from pagesieve.classify.page_type import PAGE_TYPES
 from pagesieve.removal import Removal, RemovalLog
-from pagesieve.signals import card_columns, page_signals, raw_page_signals
+from pagesieve.blocks.signals import card_columns, page_signals, raw_page_signals
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
 from pagesieve.corrections.rules import apply_rules

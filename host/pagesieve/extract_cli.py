@@ -71,7 +71,7 @@ def render(article, fmt: str) -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Print the article of one page to stdout."""
-    from pagesieve.model_store import load_model
+    from pagesieve.classify.model_store import load_model
     from pagesieve.extract import extract
 
     if args.json and not args.explain:

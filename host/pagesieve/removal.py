@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 
 STAGES = ("preprocess", "classifier", "templates", "correction", "post-rule")
 """The stages that remove content, in pipeline order: pre-processing of the page tree
-(:mod:`pagesieve.page.preprocess`), the block classifier (:mod:`pagesieve.classifier`, first
+(:mod:`pagesieve.page.preprocess`), the block classifier (:mod:`pagesieve.classify.classifier`, first
 stage SVM and context stage), the site's templates (:mod:`pagesieve.templates.evidence`: library,
 layout diff, site style tree), the user's corrections (:mod:`pagesieve.corrections.rules`) and
 the page-level rules after the classifier (:func:`pagesieve.extract.settle`, and what the reader

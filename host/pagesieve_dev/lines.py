@@ -9,7 +9,7 @@ everywhere, learning rate 0.2.
 Here a "line" is a candidate block (the unit pagesieve keeps or drops), in document order:
 y is the block's own text length, z that plus the markup of its own inline elements (start and
 end tags with their attributes, as serialised), s the block's ``title_overlap`` feature (share of
-the title's words in the block, :mod:`pagesieve.features`). y and z enter as ``log1p`` and all
+the title's words in the block, :mod:`pagesieve.blocks.features`). y and z enter as ``log1p`` and all
 12 inputs are standardised, since a logistic unit saturates on raw character counts; the network
 is scikit-learn's ``MLPClassifier(hidden_layer_sizes=(5,), activation="logistic",
 solver="sgd", learning_rate_init=0.2)``, trained on the noise-down-sampled training blocks (as
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 from lxml import etree
 
-from pagesieve.features import FEATURE_NAMES
+from pagesieve.blocks.features import FEATURE_NAMES
 
 LINE_INPUTS = ("log_y", "log_z", "p", "s")
 """The four inputs of one line; the network reads them for the line, the previous and the next."""

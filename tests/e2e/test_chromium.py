@@ -296,7 +296,7 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
     from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
     from pagesieve_dev.evaluation.runner import load_split, select_ids
 
-    from pagesieve.model_store import BOX_MODEL
+    from pagesieve.classify.model_store import BOX_MODEL
 
     split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")  # held-out pages only
     scores, models, streamed = [], set(), 0

@@ -32,7 +32,7 @@ from urllib.parse import urljoin, urlsplit
 import lxml.etree
 
 from pagesieve.article.model import Metadata
-from pagesieve.blocks import BLOCK_TAGS
+from pagesieve.blocks.segment import BLOCK_TAGS
 from pagesieve.page.model import Page
 
 __all__ = ["clean_title", "extract_metadata", "guess_language", "normalize_date"]
@@ -58,7 +58,7 @@ author's name); without the font a reader sees a box."""
 def _text(element, limit: int = 2000) -> str:
     """Whitespace-normalised text of an element (plain ``etree`` or ``lxml.html``), ``""`` on odd nodes.
 
-    Block-level elements (:data:`pagesieve.blocks.BLOCK_TAGS`) and ``<br>`` separate words, as
+    Block-level elements (:data:`pagesieve.blocks.segment.BLOCK_TAGS`) and ``<br>`` separate words, as
     a browser renders them: a browser snapshot leaves out the white space between two blocks
     (docs/snapshot.md), and "<div>Author</div><div>Isaiah Shelton</div>" read as one word.
     Private-use characters (:data:`_PRIVATE_USE`) are dropped. Reading stops after about

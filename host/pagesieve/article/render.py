@@ -23,7 +23,7 @@ from lxml import etree
 
 from pagesieve.article.code import clean_code_blocks
 from pagesieve.article.media import best_candidate, embed_figures
-from pagesieve.blocks import BLOCK_TAGS, Block, holds_content
+from pagesieve.blocks.segment import BLOCK_TAGS, Block, holds_content
 from pagesieve.page.formulas import restore_formulas
 from pagesieve.page.preprocess import remove_keep_tail
 from pagesieve.page.stash import unstash

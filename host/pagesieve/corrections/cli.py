@@ -58,7 +58,7 @@ def labels_main(args: argparse.Namespace) -> int:
             if args.file is None:
                 sys.stdout.write(text)
             else:
-                from pagesieve.library.atomic import write_files
+                from pagesieve.storage.atomic import write_files
 
                 write_files([(args.file, text.encode("utf-8"))])
                 print(f"{len(lines)} label(s) written to {args.file}", file=sys.stderr)

@@ -10,7 +10,7 @@ cross-validation at ``pagesieve-dev train``) on the shipped scaling; the context
 shipped model is kept as it is (it reads the new SVM's decisions).
 
 Files (``platformdirs.user_data_dir("pagesieve")``): ``personal-model.skops`` and its compiled
-twin ``personal-model.npz`` (:mod:`pagesieve.model_store`), each written atomically, so a
+twin ``personal-model.npz`` (:mod:`pagesieve.classify.model_store`), each written atomically, so a
 running host swaps to the new model on its next page and never sees half a file. The shipped
 model is never written. ``pagesieve reset --personal`` deletes the personal files.
 
@@ -69,7 +69,7 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
     Args:
         x: ``(n, N_FEATURES)`` feature rows of the user's labelled blocks; y: ``(n,)`` 0/1.
         out: where to write (default :func:`personal_model_path`). weight: of each user row.
-        base: the shipped model archive (default :data:`pagesieve.model_store.SHIPPED_MODEL`).
+        base: the shipped model archive (default :data:`pagesieve.classify.model_store.SHIPPED_MODEL`).
 
     Returns:
         facts for the user: rows, support vectors kept, seconds.
@@ -80,7 +80,7 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
     from sklearn.pipeline import Pipeline
     from sklearn.svm import SVC
 
-    from pagesieve.model_store import SHIPPED_MODEL, FittedModel, load_fitted, save_model
+    from pagesieve.classify.model_store import SHIPPED_MODEL, FittedModel, load_fitted, save_model
 
     if len(x) == 0:
         raise ModelError("there are no personal labels to train on (correct a page first)")
@@ -108,7 +108,7 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
 
 def reset_personal(path: Path | None = None) -> bool:
     """Delete the personal model files; True if there were any."""
-    from pagesieve.model_store import compiled_path
+    from pagesieve.classify.model_store import compiled_path
 
     path = Path(path) if path is not None else personal_model_path()
     found = False
@@ -134,9 +134,9 @@ class PersonalModel:
         self._model = None
 
     def get(self):
-        """The current :class:`~pagesieve.classifier.BlockClassifier`, or ``None`` when there is
+        """The current :class:`~pagesieve.classify.classifier.BlockClassifier`, or ``None`` when there is
         no personal model (or it cannot be read: then the shipped model serves)."""
-        from pagesieve.model_store import compiled_path, load_model
+        from pagesieve.classify.model_store import compiled_path, load_model
 
         twin = compiled_path(self.path)
         try:

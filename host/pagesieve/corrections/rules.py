@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pagesieve.blocks import Block, subtree_ends
+from pagesieve.blocks.segment import Block, subtree_ends
 from pagesieve.corrections.signature import PathIndex, text_anchor
 from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
 from pagesieve.page.model import Page

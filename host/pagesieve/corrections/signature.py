@@ -5,7 +5,7 @@ names made by build tools differ from page to page (uBlock Origin's picker store
 selector, which such names break). The signature of an element is its **tag path** from
 ``<body>`` down to it, each step written ``tag.class1.class2#id`` with only the *stable* class
 and id tokens (:func:`stable_token`), plus its VL_PS **box zone** (seed 003,
-:func:`pagesieve.layout.zone_of`) when the page was rendered.
+:func:`pagesieve.blocks.layout.zone_of`) when the page was rendered.
 
 Two elements have the same signature iff their step lists are equal and, when both have a zone,
 their zones are equal. Sibling positions are left out on purpose: a rule made on one sidebar
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from pagesieve.layout import page_size, zone_of
+from pagesieve.blocks.layout import page_size, zone_of
 from pagesieve.page.model import NODE_ID_ATTR, Page
 
 _SEPARATORS = re.compile(r"[-_:]+")

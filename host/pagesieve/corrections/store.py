@@ -5,7 +5,7 @@ Default place: ``platformdirs.user_data_dir("pagesieve") / "labels.sqlite3"``.
 Each correction is one **label**: the site and page URL, when it was made, the label (1 main
 content, 0 noise), the structural :class:`~pagesieve.corrections.signature.Signature` of the
 corrected block, a text snippet of it (unless the user turned snippets off), and the feature
-rows (:mod:`pagesieve.features`) of the candidate blocks inside it: the labelled examples the
+rows (:mod:`pagesieve.blocks.features`) of the candidate blocks inside it: the labelled examples the
 personal model trains on (:mod:`pagesieve.corrections.personal`).
 
 Hygiene: a new label with the signature of an active label of the same site *replaces* it (the
@@ -31,8 +31,8 @@ import numpy as np
 
 from pagesieve.corrections.signature import Signature
 from pagesieve.errors import LabelStoreError
-from pagesieve.features import FEATURE_NAMES, N_FEATURES
-from pagesieve.sqlite_schema import migrate, open_database, write_transaction
+from pagesieve.blocks.features import FEATURE_NAMES, N_FEATURES
+from pagesieve.storage.sqlite_schema import migrate, open_database, write_transaction
 
 STORE_FILE = "labels.sqlite3"
 BUSY_TIMEOUT_S = 10.0

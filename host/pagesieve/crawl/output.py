@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pagesieve.crawl.learn import SiteLearning, rebuild_site
-from pagesieve.library.atomic import TEMP_SUFFIX, fsync_dir
+from pagesieve.storage.atomic import TEMP_SUFFIX, fsync_dir
 
 PAGE_SCHEMA = pa.schema([
     pa.field("url", pa.string()),

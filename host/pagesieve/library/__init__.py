@@ -3,7 +3,7 @@
 A saved article is two files in the library folder (:mod:`pagesieve.library.folder`): a
 Markdown file with YAML front matter (:mod:`pagesieve.library.markdown_file`) and a
 self-contained HTML file (:mod:`pagesieve.library.html_file`), named after the title
-(:mod:`pagesieve.library.names`) and written atomically (:mod:`pagesieve.library.atomic`).
+(:mod:`pagesieve.library.names`) and written atomically (:mod:`pagesieve.storage.atomic`).
 An SQLite full-text index beside them (:mod:`pagesieve.library.index`) lists and searches them;
 it holds nothing the Markdown files do not, so it can always be rebuilt from them.
 :class:`~pagesieve.library.catalog.Library` ties the two together (save, list, search, tags,

@@ -3,7 +3,7 @@
 :class:`Library` is what the CLI, the native host and the library window use. Every change
 runs inside one index transaction (:meth:`LibraryIndex.transaction`), so two processes saving at
 once are serialised and never pick the same file name; files are written atomically
-(:mod:`pagesieve.library.atomic`) before the index row, so a failed save leaves both the files and
+(:mod:`pagesieve.storage.atomic`) before the index row, so a failed save leaves both the files and
 the index as they were.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from pagesieve.article.model import Article
 from pagesieve.errors import InputError, LibraryError
 from pagesieve.library import trash
-from pagesieve.library.atomic import is_temp_name, remove_stale_temps, write_files
+from pagesieve.storage.atomic import is_temp_name, remove_stale_temps, write_files
 from pagesieve.library.entry import Deletion, Entry, EntryMeta, SavedEntry, SearchHit
 from pagesieve.library.folder import inside, library_dir
 from pagesieve.library.html_file import MAX_IMAGE_BYTES, MAX_INLINE_BYTES, Images, html_document

@@ -4,7 +4,7 @@ an EPUB e-book made from the HTML file.
 The files of the library already are the Markdown and HTML exports (plain Markdown with front
 matter, one self-contained web page), so those copy the bytes; the EPUB is built by
 :func:`pagesieve.library.epub.epub_bytes`. Either is written atomically
-(:func:`pagesieve.library.atomic.write_files`).
+(:func:`pagesieve.storage.atomic.write_files`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from pagesieve.errors import LibraryError
-from pagesieve.library.atomic import write_files
+from pagesieve.storage.atomic import write_files
 from pagesieve.library.entry import Entry
 from pagesieve.library.epub import epub_bytes
 from pagesieve.library.formats import EXPORT_FORMATS, export_name, export_source

@@ -30,7 +30,7 @@ from pathlib import Path
 from pagesieve.errors import LibraryError
 from pagesieve.tokens import CJK_RANGES, tokens
 from pagesieve.library.entry import Entry, EntryMeta, SearchHit
-from pagesieve.sqlite_schema import enable_wal, migrate, write_transaction
+from pagesieve.storage.sqlite_schema import enable_wal, migrate, write_transaction
 from pagesieve.templates.store import url_key
 
 INDEX_FILE = ".pagesieve-index.sqlite"

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 MAX_STEM_BYTES = 120
 """Longest stem in UTF-8 bytes, the `` (n)`` suffix included. File systems allow 255 bytes
 per name (ext4, APFS; NTFS 255 UTF-16 units); 120 leaves room for the extension and for the
-``.NAME.XXXXXXXX.tmp`` temporary names of :mod:`pagesieve.library.atomic`, and keeps a full
+``.NAME.XXXXXXXX.tmp`` temporary names of :mod:`pagesieve.storage.atomic`, and keeps a full
 path under Windows' classic 260-character limit in a typical documents folder."""
 
 UNTITLED = "untitled"

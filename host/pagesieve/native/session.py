@@ -99,8 +99,8 @@ class Session:
         model file given to the host; else the personal model when the user has one
         (:mod:`pagesieve.corrections.personal`, reloaded when retrained); else the shipped model
         that suits the page (box-aware for a snapshot with layout,
-        :func:`pagesieve.model_store.model_for`)."""
-        from pagesieve.model_store import load_model, model_for
+        :func:`pagesieve.classify.model_store.model_for`)."""
+        from pagesieve.classify.model_store import load_model, model_for
 
         if self._model_path is None and page is not None:
             self.retrainer.poll()

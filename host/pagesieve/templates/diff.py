@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pagesieve.blocks import Block
+from pagesieve.blocks.segment import Block
 
 
 def block_fingerprints(blocks: Sequence[Block]) -> list[int]:

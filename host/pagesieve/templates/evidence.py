@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from pagesieve.blocks import Block
+from pagesieve.blocks.segment import Block
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.templates.cold_start import COLD_START_DUPLICATE_SHARE
 from pagesieve.templates.diff import block_fingerprints, identical_blocks
@@ -148,7 +148,7 @@ def library_shares(leaves: Iterable[tuple[str, str, object]], owner_of: Callable
         owner_of: ``owner -> index`` of the block that holds the leaf (``None``: none); called
             only for the leaves that match.
         blocks: objects with ``index``, ``tag``, ``text`` and ``chars`` (a
-            :class:`~pagesieve.blocks.Block` or a :class:`BlockFacts`).
+            :class:`~pagesieve.blocks.segment.Block` or a :class:`BlockFacts`).
         text_blocks: per block, :func:`~pagesieve.templates.library.is_text_block`.
     """
     matched = [0] * len(blocks)
@@ -166,7 +166,7 @@ def library_shares(leaves: Iterable[tuple[str, str, object]], owner_of: Callable
 
 class BlockFacts(NamedTuple):
     """What the template evidence (:func:`facts_evidence`), :func:`apply_evidence` and
-    :func:`~pagesieve.article.render.blocks_text` read of one :class:`~pagesieve.blocks.Block`,
+    :func:`~pagesieve.article.render.blocks_text` read of one :class:`~pagesieve.blocks.segment.Block`,
     without its element (:meth:`PageFacts.blocks`)."""
 
     index: int
@@ -184,7 +184,7 @@ class PageFacts:
 
     Attributes:
         tags, texts, chars, pre: per block (document order), its tag, own text
-            (:attr:`~pagesieve.blocks.Block.text`), characters and ``pre`` flag.
+            (:attr:`~pagesieve.blocks.segment.Block.text`), characters and ``pre`` flag.
         text_blocks: per block, :func:`~pagesieve.templates.library.is_text_block`.
         leaves: ``(tag, leaf text, index of the block that holds it or -1)`` of every leaf
             under the first block's element (that element included), document order: the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pagesieve.blocks import Block, segment
+from pagesieve.blocks.segment import Block, segment
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.templates.diff import block_fingerprints

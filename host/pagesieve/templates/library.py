@@ -33,7 +33,7 @@ from lxml import etree
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from pagesieve.blocks import Block
+from pagesieve.blocks.segment import Block
 from pagesieve.page.preprocess import remove_keep_tail
 
 BATCH_PAGES = 10
@@ -91,7 +91,7 @@ def block_texts(blocks: Sequence[Block]) -> list[tuple[str, str]]:
     reserved. ... Learn more about our <a>Privacy Policy</a>." is no leaf (it has a child
     element), so the seed's library only ever learns its link. A block (not in ``<pre>``)
     with at least one child element and :data:`BLOCK_TEXT_MIN_CHARS` characters of own text
-    (:attr:`pagesieve.blocks.Block.text`) is counted like a leaf, with the block's tag; a block
+    (:attr:`pagesieve.blocks.segment.Block.text`) is counted like a leaf, with the block's tag; a block
     without child elements is a leaf already. Measured with ``pagesieve-dev eval DATASET
     --min-site-pages 5 --history all`` (held-out pages): big9 0.979 -> 0.979, daniel 0.953 ->
     0.957, dragnet 0.944 -> 0.947; with ``--history 3``: big9 0.977 -> 0.977, daniel 0.945 ->

@@ -47,7 +47,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 
 from pagesieve.errors import TemplateStoreError
-from pagesieve.sqlite_schema import migrate, open_database, write_transaction
+from pagesieve.storage.sqlite_schema import migrate, open_database, write_transaction
 from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.library import LeafEntry, TemplateLibrary
 from pagesieve.templates.learn import PageSummary

@@ -15,10 +15,10 @@ development split, Foley 2026):
 4. **Stage 2, per fold k**: the context stage (:func:`pagesieve_dev.training.train.context_model`)
    is fitted on the out-of-fold decisions of every page but the target's fold-k pages, and
    judges those with SVM k's decisions, through the serving path
-   (:class:`pagesieve.classifier.BlockClassifier` on compiled arrays, then
+   (:class:`pagesieve.classify.classifier.BlockClassifier` on compiled arrays, then
    :func:`pagesieve.extract.settle`). Its rows hold the first-pass features plus, per variant,
-   the card columns (:data:`pagesieve.signals.CARD_COLUMNS`) and the page-type probabilities
-   (:mod:`pagesieve.page_type`, a model fitted on the target's other folds).
+   the card columns (:data:`pagesieve.blocks.signals.CARD_COLUMNS`) and the page-type probabilities
+   (:mod:`pagesieve.classify.page_type`, a model fitted on the target's other folds).
    Approximation, said plainly: the SVMs whose decisions train stage 2 for fold k saw fold k's
    labels (one SVM per fold, not K x K); the fold-k pages themselves are judged only by
    models that never saw them.
@@ -106,7 +106,7 @@ def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: in
     (:func:`pagesieve_dev.training.train.page_rows`), with fold, card columns and page signals. Broken pages are counted and
     left out (a line on stderr each)."""
     from pagesieve_dev.evaluation.datasets import load_dataset
-    from pagesieve.signals import card_columns, page_signals
+    from pagesieve.blocks.signals import card_columns, page_signals
     from pagesieve_dev.training.train import TRAIN_DATASETS, page_rows, site_key
 
     pool: list[CvPage] = []
@@ -156,12 +156,12 @@ def stack_labelled(pages: list[CvPage]):
 
 
 def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: int, seed: int) -> list:
-    """K compiled SVMs (:class:`pagesieve.classifier.SvmArrays`); SVM f is fitted on the pages
+    """K compiled SVMs (:class:`pagesieve.classify.classifier.SvmArrays`); SVM f is fitted on the pages
     of the other folds; sets every page's out-of-fold ``decision``."""
-    from pagesieve.classifier import BlockClassifier
-    from pagesieve.context import tree_arrays
-    from pagesieve.features import N_FEATURES
-    from pagesieve.model_store import compile_svm
+    from pagesieve.classify.classifier import BlockClassifier
+    from pagesieve.classify.context import tree_arrays
+    from pagesieve.blocks.features import N_FEATURES
+    from pagesieve.classify.model_store import compile_svm
     from pagesieve_dev.training.train import balanced_sample, svm_pipeline
 
     svms = []
@@ -183,8 +183,8 @@ def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: in
 def fit_page_types(pool: list[CvPage], k: int) -> None:
     """Out-of-fold page-type probabilities ``p.extra["type"]`` for every page: the model of fold
     f is fitted on the target's labelled pages outside fold f and judges the pages of fold f
-    (any dataset; :func:`pagesieve.page_type.cross_fitted`)."""
-    from pagesieve.page_type import cross_fitted
+    (any dataset; :func:`pagesieve.classify.page_type.cross_fitted`)."""
+    from pagesieve.classify.page_type import cross_fitted
 
     labels = [p.page_type if p.target else None for p in pool]
     probabilities = cross_fitted(np.vstack([p.signals for p in pool]), labels, np.array([p.fold for p in pool]))
@@ -213,10 +213,10 @@ def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
     cross-validated gain is the variant's F1 less that column's).
     """
     from pagesieve.article.render import blocks_text
-    from pagesieve.classifier import BlockClassifier
-    from pagesieve.context import context_features
+    from pagesieve.classify.classifier import BlockClassifier
+    from pagesieve.classify.context import context_features
     from pagesieve.extract import settle
-    from pagesieve.model_store import compile_forest
+    from pagesieve.classify.model_store import compile_forest
     from pagesieve_dev.training.labels import IGNORE
     from pagesieve_dev.training.train import balanced_by_dataset, context_model
 
@@ -276,7 +276,7 @@ def shipped_texts(pool: list[CvPage]) -> dict[str, str]:
     """Texts of the target's pages judged by the shipped model (:func:`pagesieve.extract.classify`
     on the same analyses)."""
     from pagesieve.article.render import blocks_text
-    from pagesieve.model_store import default_model
+    from pagesieve.classify.model_store import default_model
     from pagesieve.extract import classify
 
     model = default_model()
@@ -394,7 +394,7 @@ def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: 
     # page-type accuracy of the out-of-fold page-type model, on the target
     typed = [p for p in pool if p.target and p.page_type and "type" in p.extra]
     if typed:
-        from pagesieve.page_type import PAGE_TYPES
+        from pagesieve.classify.page_type import PAGE_TYPES
 
         right = sum(PAGE_TYPES[int(np.argmax(p.extra["type"]))] == p.page_type for p in typed)
         text += f"\npage type predicted right (out of fold): {right} of {len(typed)} ({right / len(typed):.3f})"

@@ -8,7 +8,7 @@ evidence as features of the block classifier. This module is the second, kept fo
 
 - a **third stage**: a logistic regression re-decides every candidate block of a page that has
   templates, from the classifier's own two scores (SVM decision and context-stage probability,
-  :meth:`~pagesieve.classifier.BlockClassifier.scores`), the block's size, and its template
+  :meth:`~pagesieve.classify.classifier.BlockClassifier.scores`), the block's size, and its template
   evidence (:data:`EVIDENCE_FEATURES`: share of its text in library leaves, seed 000 §4; its
   subtree identical in the reference page, seed 004 §2.2; the same share of its parent and of its
   neighbours, and the page's mean). Pages without templates keep the classifier's verdicts.
@@ -50,8 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pagesieve.classifier import FALLBACK_MARGIN, SURE_CONTENT_DECISION, BlockClassifier
-from pagesieve.context import tree_arrays
+from pagesieve.classify.classifier import FALLBACK_MARGIN, SURE_CONTENT_DECISION, BlockClassifier
+from pagesieve.classify.context import tree_arrays
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
 from pagesieve.templates.evidence import DEFAULT_KINDS, TemplateEvidence, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates

@@ -149,7 +149,7 @@ class HistoryExtractor:
 
         if self.stage is not None:
             from pagesieve.article.render import blocks_text
-            from pagesieve.model_store import default_model
+            from pagesieve.classify.model_store import default_model
 
             analysis, keep = self.stage.judge(parse_html(html, url=url), default_model(), self.templates(url), self.kinds)
             return blocks_text(analysis.blocks, keep)

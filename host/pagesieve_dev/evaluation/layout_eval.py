@@ -10,13 +10,13 @@ For each dataset (default: every dataset that has a folder under ``SNAPSHOTS_DIR
 token F1 against the truth of (issue "What the browser sees", table 2):
 
 * ``zones``: VL_PS alone (seed 003): the candidate blocks in the CENTER zone
-  (:func:`pagesieve.layout.zone_verdict`);
+  (:func:`pagesieve.blocks.layout.zone_verdict`);
 * ``lines``: the BP line model of seed 001 alone (:mod:`pagesieve_dev.lines`), trained at the start
   of the run on the first ``--line-pages`` training pages of each training dataset (HTML), with
   ``--line-model``;
 * ``svm``: stage 1 of the box-free model alone (the SVM of seed 000, no context stage);
 * ``box-free``: the box-free two-stage model (the shipped default) on the same snapshot;
-* ``box-aware``: the box-aware model (first-pass features plus :mod:`pagesieve.layout`'s box
+* ``box-aware``: the box-aware model (first-pass features plus :mod:`pagesieve.blocks.layout`'s box
   features, both stages): the combination of the SVM, the context stage and the zones/boxes;
 * ``html``: for reference, the box-free model on the page's HTML (what ``pagesieve-dev eval``
   measures).
@@ -47,7 +47,7 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
     Args:
         snapshots: the folder holding ``<dataset name>/`` of rendered pages.
         dataset_dir: the dataset folder. split: from :func:`pagesieve_dev.evaluation.runner.load_split`.
-        box_free, box_aware: :class:`~pagesieve.classifier.BlockClassifier` (``box_aware``
+        box_free, box_aware: :class:`~pagesieve.classify.classifier.BlockClassifier` (``box_aware``
             may be ``None``). line_model: a :class:`pagesieve_dev.lines.LineModel` or ``None``.
 
     Returns:
@@ -58,7 +58,7 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
     from pagesieve_dev.evaluation.render import load_rendered
     from pagesieve_dev.evaluation.runner import select_ids
     from pagesieve.extract import analyse, classify, extract
-    from pagesieve.layout import zone_verdict
+    from pagesieve.blocks.layout import zone_verdict
     from pagesieve.page.snapshot import parse_snapshot
 
     dataset = load_dataset(dataset_dir)
@@ -117,7 +117,7 @@ def main(args: argparse.Namespace) -> int:
     """Print the table (one row per dataset)."""
     from pagesieve_dev.evaluation.datasets import default_datasets_dir
     from pagesieve_dev.evaluation.runner import default_split_file, load_split
-    from pagesieve.model_store import load_model, shipped_box_model
+    from pagesieve.classify.model_store import load_model, shipped_box_model
 
     base = default_datasets_dir()
     if base is None:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pagesieve.blocks import subtree_ends
+from pagesieve.blocks.segment import subtree_ends
 from pagesieve.corrections.rules import apply_rules, make_label, subtree_text
 from pagesieve.corrections.signature import PathIndex, text_anchor
 from pagesieve.corrections.store import Label, SiteRules

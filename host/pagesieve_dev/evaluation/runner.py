@@ -625,7 +625,7 @@ def _template_stage(args: argparse.Namespace, split: dict | None, datasets: Sequ
     Raises:
         DatasetError: no ``--history``, no held-out split, or no training dataset found.
     """
-    from pagesieve.model_store import default_model
+    from pagesieve.classify.model_store import default_model
     from pagesieve_dev.evaluation.evidence_stage import TRAIN_DATASETS, stage_for
 
     if getattr(args, "history", None) is None:

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pagesieve.blocks import Block
-from pagesieve.features import TOKEN_RE
+from pagesieve.blocks.segment import Block
+from pagesieve.blocks.features import TOKEN_RE
 
 CONTENT_SHARE = 0.6
 """Share of aligned-content tokens from which a block is labelled content (chosen by hand on

@@ -14,11 +14,11 @@ Steps:
 4. **Fit stage 1**: ``Pipeline(StandardScaler, SVC(kernel="rbf", class_weight="balanced"))``; C
    and gamma by grid search with 10-fold cross-validation grouped by site (seed 000 §6 (4)); the
    best pair is refitted on the whole sample.
-5. **Fit stage 2** (:mod:`pagesieve.context`): the training sites are cut in two halves; an SVM
+5. **Fit stage 2** (:mod:`pagesieve.classify.context`): the training sites are cut in two halves; an SVM
    with the chosen C and gamma is fitted on each half and gives the decisions of the other
    half's pages (cross-fitting, so stage 2 learns from decisions on unseen pages, as at run
-   time). Its rows also hold the card columns (:mod:`pagesieve.signals`) and the page-type
-   probabilities (:mod:`pagesieve.page_type`: a logistic regression fitted on the labelled
+   time). Its rows also hold the card columns (:mod:`pagesieve.blocks.signals`) and the page-type
+   probabilities (:mod:`pagesieve.classify.page_type`: a logistic regression fitted on the labelled
    wcxb_dev pages, cross-fitted on the same halves) unless ``--no-cards`` / ``--no-page-type``;
    ``--balance-datasets`` weighs every dataset alike (models/README.md measures all three).
    A ``HistGradientBoostingClassifier`` is fitted on the context features of every
@@ -26,7 +26,7 @@ Steps:
    blocks). Its 2-fold grouped CV score is recorded, and its probability cut is the one of
    :data:`THRESHOLD_GRID` with the best out-of-fold mean page F1 over the training datasets.
 6. **Store**: ``models/blocks.skops`` (skops, no pickle), its compiled twin ``models/blocks.npz``
-   (:mod:`pagesieve.model_store`) and ``models/training.json`` (data, split counts, CV scores,
+   (:mod:`pagesieve.classify.model_store`) and ``models/training.json`` (data, split counts, CV scores,
    library versions), which ``models/README.md`` reports.
 """
 
@@ -45,9 +45,9 @@ import numpy as np
 
 from pagesieve.errors import DatasetError
 from pagesieve_dev.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
-from pagesieve.context import context_feature_names, tree_arrays
-from pagesieve.features import FEATURE_NAMES, N_FEATURES
-from pagesieve.layout import BOX_FEATURE_NAMES
+from pagesieve.classify.context import context_feature_names, tree_arrays
+from pagesieve.blocks.features import FEATURE_NAMES, N_FEATURES
+from pagesieve.blocks.layout import BOX_FEATURE_NAMES
 from pagesieve_dev.training.labels import IGNORE, l3s_reference, label_blocks, truth_reference
 
 TRAIN_DATASETS = ("l3s_gn1", "dragnet", "cleaneval", "wcxb_dev", "daniel")
@@ -114,7 +114,7 @@ def page_rows(dataset: Dataset, page_id: str, snapshots: Path | None = None):
     Args:
         snapshots: a folder of rendered datasets (``<snapshots>/<dataset name>/``, written by
             ``pagesieve-dev render``): the page is read from its snapshot, and its feature rows get
-            the box features of :mod:`pagesieve.layout` (the box-aware model's rows).
+            the box features of :mod:`pagesieve.blocks.layout` (the box-aware model's rows).
 
     Returns:
         ``(analysis, y, truth)`` with ``y`` in {1, 0, IGNORE} per candidate block.
@@ -265,13 +265,13 @@ def fit_page_types(pages: list[PageData], kinds: list[str | None], seed: int = S
 
     Returns:
         ``(estimator, probabilities)``: the fitted pipeline of
-        :func:`pagesieve.page_type.fit_page_type` and ``(len(pages), 7)`` probabilities.
+        :func:`pagesieve.classify.page_type.fit_page_type` and ``(len(pages), 7)`` probabilities.
 
     Raises:
         DatasetError: no page has a page type (wcxb_dev is missing).
     """
-    from pagesieve.page_type import cross_fitted, fit_page_type
-    from pagesieve.signals import page_signals
+    from pagesieve.classify.page_type import cross_fitted, fit_page_type
+    from pagesieve.blocks.signals import page_signals
 
     signals = np.vstack([page_signals(pd.analysis.raw_signals or {}, pd.analysis.blocks) for pd in pages])
     labelled = np.array([k is not None for k in kinds])
@@ -284,9 +284,9 @@ def fit_page_types(pages: list[PageData], kinds: list[str | None], seed: int = S
 
 def stage_two_rows(pages: list[PageData], cards: bool, type_probabilities: np.ndarray | None) -> list[np.ndarray]:
     """Per page, the rows stage 2 reads: the first-pass features, then the card columns
-    (:func:`pagesieve.signals.card_columns`) when ``cards``, then the page's page-type
+    (:func:`pagesieve.blocks.signals.card_columns`) when ``cards``, then the page's page-type
     probabilities when given (the order of :func:`pagesieve.extract.model_rows`)."""
-    from pagesieve.signals import card_columns
+    from pagesieve.blocks.signals import card_columns
 
     out = []
     for k, pd in enumerate(pages):
@@ -336,9 +336,9 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
     """
     from sklearn.metrics import f1_score
 
-    from pagesieve.classifier import BlockClassifier
-    from pagesieve.context import context_features
-    from pagesieve.model_store import compile_svm
+    from pagesieve.classify.classifier import BlockClassifier
+    from pagesieve.classify.context import context_features
+    from pagesieve.classify.model_store import compile_svm
     from pagesieve_dev.evaluation.metric import prf
 
     folds = np.array([fold_of(pd.group, seed) for pd in pages])
@@ -529,15 +529,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "pages rendered by `pagesieve-dev render` into SNAPSHOTS/<dataset>/")
     parser.add_argument("--balance-datasets", action="store_true",
                         help="weigh every training dataset the same in the context stage")
-    parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.signals) out of stage 2")
-    parser.add_argument("--no-page-type", action="store_true", help="leave the page-type probabilities (pagesieve.page_type) out of stage 2")
+    parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.blocks.signals) out of stage 2")
+    parser.add_argument("--no-page-type", action="store_true", help="leave the page-type probabilities (pagesieve.classify.page_type) out of stage 2")
     parser.add_argument("--peers", default=None, help="comma-separated peers (trafilatura,readability) whose F1 on the "
                         "training pages sets the stage-2 cut (needs pip install -e '.[peers]')")
 
 
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve-dev train``; prints progress to stderr and a summary to stdout."""
-    from pagesieve.model_store import FittedModel, save_model
+    from pagesieve.classify.model_store import FittedModel, save_model
 
     datasets_dir = args.datasets or default_datasets_dir()
     if datasets_dir is None or not Path(datasets_dir).is_dir():
@@ -583,7 +583,7 @@ def main(args: argparse.Namespace) -> int:
             typed = False
         if typed:
             page_type, type_probabilities = fit_page_types(pages, kinds, args.seed)
-            from pagesieve.page_type import PAGE_TYPES
+            from pagesieve.classify.page_type import PAGE_TYPES
 
             labelled = [(k, p) for k, p in zip(kinds, type_probabilities) if k is not None]
             right = sum(PAGE_TYPES[int(np.argmax(p))] == k for k, p in labelled)
@@ -597,8 +597,8 @@ def main(args: argparse.Namespace) -> int:
             pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1, rows_2,
             getattr(args, "balance_datasets", False))
     t_fit = time.perf_counter() - t1
-    from pagesieve.page_type import PAGE_TYPE_COLUMNS
-    from pagesieve.signals import CARD_COLUMNS
+    from pagesieve.classify.page_type import PAGE_TYPE_COLUMNS
+    from pagesieve.blocks.signals import CARD_COLUMNS
 
     features = (FEATURE_NAMES + (BOX_FEATURE_NAMES if args.snapshots else ()) + (CARD_COLUMNS if cards else ())
                 + (PAGE_TYPE_COLUMNS if typed else ()))

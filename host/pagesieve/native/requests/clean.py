@@ -111,7 +111,7 @@ def corrections_only(session: Session, page, site, rules, started, parsed, learn
     """``clean`` in mode ``corrections``: only what the user's "hide this" corrections hide
     (no classifier): for pages the user has not asked to clean, where a correction must
     still hold (like a cosmetic filter). With ``learn``, the page is learned too."""
-    from pagesieve.blocks import segment
+    from pagesieve.blocks.segment import segment
     from pagesieve.corrections.rules import match_rules, noise_rule_ids, noise_rule_reasons
     from pagesieve.page.preprocess import preprocess
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pagesieve.blocks import Block
+from pagesieve.blocks.segment import Block
 from pagesieve.page.model import NODE_ID_ATTR, Page
 
 ZONES = ("header", "footer", "left", "right", "center")

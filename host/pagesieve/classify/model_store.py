@@ -27,13 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from pagesieve.classifier import BlockClassifier, ForestArrays, SvmArrays
-from pagesieve.context import context_feature_names
+from pagesieve.classify.classifier import BlockClassifier, ForestArrays, SvmArrays
+from pagesieve.classify.context import context_feature_names
 from pagesieve.errors import ModelError
-from pagesieve.features import FEATURE_NAMES
-from pagesieve.layout import BOX_FEATURE_NAMES
-from pagesieve.page_type import PAGE_TYPE_COLUMNS, PageTypeArrays, compile_page_type
-from pagesieve.signals import CARD_COLUMNS
+from pagesieve.blocks.features import FEATURE_NAMES
+from pagesieve.blocks.layout import BOX_FEATURE_NAMES
+from pagesieve.classify.page_type import PAGE_TYPE_COLUMNS, PageTypeArrays, compile_page_type
+from pagesieve.blocks.signals import CARD_COLUMNS
 
 MODEL_FORMAT = 2
 """Version of the skops archive layout (estimator + ``meta`` dict)."""
@@ -41,11 +41,11 @@ MODEL_FORMAT = 2
 COMPILED_FORMAT = 1
 """Version of the compiled ``.npz`` layout."""
 
-SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "blocks.skops"
+SHIPPED_MODEL = Path(__file__).resolve().parents[1] / "models" / "blocks.skops"
 """The default model, shipped inside the package (``models/`` at the repo root)."""
 
 BOX_MODEL = SHIPPED_MODEL.with_name("blocks-boxes.skops")
-"""The box-aware model (:mod:`pagesieve.layout` features added), for pages with a rendered
+"""The box-aware model (:mod:`pagesieve.blocks.layout` features added), for pages with a rendered
 layout (browser snapshots); trained on rendered dataset pages (``pagesieve-dev train --snapshots``).
 Pages without layout always use :data:`SHIPPED_MODEL`."""
 
@@ -69,7 +69,7 @@ class FittedModel:
             ``scale`` and ``svm``. meta: training facts (JSON-able). threshold: SVM cut without a
             context stage. context: fitted binary ``HistGradientBoostingClassifier`` or ``None``.
         context_threshold: its probability cut. page_type: fitted page-type pipeline
-        (:func:`pagesieve.page_type.fit_page_type`) or ``None``.
+        (:func:`pagesieve.classify.page_type.fit_page_type`) or ``None``.
     """
 
     estimator: object

@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 import numpy as np
 from lxml import etree
 
-from pagesieve.blocks import Block
+from pagesieve.blocks.segment import Block
 
 CARD_MIN_RUN = 3
 """Members of a run of same-tag, same-class siblings from which they are cards (issue 31:
@@ -277,7 +277,7 @@ def page_signals(raw: dict[str, float], blocks: Sequence[Block]) -> np.ndarray:
     """The page-signal vector (:data:`PAGE_SIGNALS`) of a page: ``raw`` from
     :func:`raw_page_signals` plus counts over its blocks (comment marks are those of
     :func:`pagesieve.features.is_comment_mark`). Returns ``float64`` ``(len(PAGE_SIGNALS),)``."""
-    from pagesieve.features import is_comment_mark
+    from pagesieve.blocks.features import is_comment_mark
 
     v = dict.fromkeys(PAGE_SIGNALS, 0.0)
     comment_marks = 0

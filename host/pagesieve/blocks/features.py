@@ -48,7 +48,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pagesieve.blocks import Block, subtree_ends
+from pagesieve.blocks.segment import Block, subtree_ends
 
 TOKEN_RE = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"

@@ -4,7 +4,7 @@ The SVM of seed 000 judges every block on its own features. Main content is one 
 page, though: a short paragraph between two long ones is content, a long comment under the
 article is not. This module turns the first-pass decisions into features of a block's
 surroundings, in document order and in the block tree, for a second classifier (see
-:class:`pagesieve.classifier.BlockClassifier`). Stacking a context model on a local one is the
+:class:`pagesieve.classify.classifier.BlockClassifier`). Stacking a context model on a local one is the
 structure of Web2Text (Vogels, Ganea & Eickhoff, ECIR 2018) and of boilerpipe's rule
 cascade (Kohlschütter et al., WSDM 2010 §4), here with a learned second stage.
 
@@ -17,13 +17,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pagesieve.blocks import Block
-from pagesieve.features import FEATURE_NAMES
+from pagesieve.blocks.segment import Block
+from pagesieve.blocks.features import FEATURE_NAMES
 
 def context_feature_names(first_pass: Sequence[str] = FEATURE_NAMES) -> tuple[str, ...]:
     """Column names of :func:`context_features` for first-pass rows with columns
-    ``first_pass`` (:data:`~pagesieve.features.FEATURE_NAMES`, or those plus the box features
-    of :mod:`pagesieve.layout` for the box-aware model): every first-pass column is copied."""
+    ``first_pass`` (:data:`~pagesieve.blocks.features.FEATURE_NAMES`, or those plus the box features
+    of :mod:`pagesieve.blocks.layout` for the box-aware model): every first-pass column is copied."""
     return (
         "d", "d_prev1", "d_prev2", "d_next1", "d_next2", "d_window_mean",
         "d_minus_max", "d_page_mean",

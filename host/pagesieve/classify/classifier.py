@@ -1,17 +1,17 @@
-"""The block classifier: an RBF-kernel SVM over :mod:`pagesieve.features`, then a context stage.
+"""The block classifier: an RBF-kernel SVM over :mod:`pagesieve.blocks.features`, then a context stage.
 
 Stage 1, as in Yan & Wang 2020 (seed 000 §6): an SVM with a radial basis kernel, classes
 balanced, C and gamma chosen by 10-fold cross-validation (see :mod:`pagesieve_dev.training.train`).
 It is trained as a scikit-learn ``Pipeline(StandardScaler, SVC)``; label 1 is main content.
 
 Stage 2 (ours, optional): a gradient-boosted tree model (``HistGradientBoostingClassifier``)
-over :mod:`pagesieve.context` features, i.e. each block's SVM decision seen together with its
+over :mod:`pagesieve.classify.context` features, i.e. each block's SVM decision seen together with its
 neighbours' and its region's (``models/README.md`` has what it gains).
 
 At run time neither scikit-learn nor skops is imported: importing scikit-learn alone costs
 about 85 MB of memory and a second of start-up, more than the whole extractor. The fitted
 estimators are *compiled* into plain arrays (:class:`SvmArrays`, :class:`ForestArrays`) that
-numpy evaluates with the same results; :mod:`pagesieve.model_store` writes them beside the
+numpy evaluates with the same results; :mod:`pagesieve.classify.model_store` writes them beside the
 skops archive, which stays the model of record (see there).
 """
 
@@ -23,12 +23,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from pagesieve.context import context_features
-from pagesieve.features import N_FEATURES
-from pagesieve.layout import BOX_FEATURE_NAMES
-from pagesieve.page_type import PageTypeArrays
+from pagesieve.classify.context import context_features
+from pagesieve.blocks.features import N_FEATURES
+from pagesieve.blocks.layout import BOX_FEATURE_NAMES
+from pagesieve.classify.page_type import PageTypeArrays
 from pagesieve.removal import Removal, rounded
-from pagesieve.signals import CARD_COLUMNS
+from pagesieve.blocks.signals import CARD_COLUMNS
 
 SURE_NOISE_DECISION = -1.0
 """SVM decision below which a block is noise without asking the context stage. On 350 held-out
@@ -225,7 +225,7 @@ class BlockClassifier:
         threshold: SVM decision from which a block is content when there is no context stage.
         context: stage 2 or ``None``. context_threshold: its probability cut.
         page_type: the page-type model whose probabilities the context stage reads
-            (:mod:`pagesieve.page_type`), or ``None`` for a model that does not read them.
+            (:mod:`pagesieve.classify.page_type`), or ``None`` for a model that does not read them.
     """
 
     svm: SvmArrays
@@ -237,13 +237,13 @@ class BlockClassifier:
 
     @property
     def uses_boxes(self) -> bool:
-        """True for a box-aware model: its rows hold the box features of :mod:`pagesieve.layout`
+        """True for a box-aware model: its rows hold the box features of :mod:`pagesieve.blocks.layout`
         after the first-pass features."""
         return BOX_FEATURE_NAMES[0] in self.meta.get("features", ())
 
     @property
     def uses_cards(self) -> bool:
-        """True for a model whose rows hold the card columns of :mod:`pagesieve.signals`."""
+        """True for a model whose rows hold the card columns of :mod:`pagesieve.blocks.signals`."""
         return CARD_COLUMNS[0] in self.meta.get("features", ())
 
     def decision(self, x: np.ndarray) -> np.ndarray:
@@ -260,7 +260,7 @@ class BlockClassifier:
         """Both stages for one page.
 
         Args:
-            tree: ``(parent, chars, sub_chars)`` from :func:`pagesieve.context.tree_arrays`;
+            tree: ``(parent, chars, sub_chars)`` from :func:`pagesieve.classify.context.tree_arrays`;
             candidates: the classified blocks; x: their feature rows ``(n, N_FEATURES)``.
 
         Returns:

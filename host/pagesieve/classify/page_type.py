@@ -7,7 +7,7 @@ The classifier's context stage reads the probabilities as seven columns
 (:mod:`pagesieve_dev.evaluation.cv` measures what they add).
 
 The model is a multinomial logistic regression over the page signals of
-:func:`pagesieve.signals.page_signals`, standardised: small (35 x 7 weights), fitted with
+:func:`pagesieve.blocks.signals.page_signals`, standardised: small (35 x 7 weights), fitted with
 scikit-learn at training time and run here as numpy arrays (:class:`PageTypeArrays`), so the
 host needs no scikit-learn.
 """
