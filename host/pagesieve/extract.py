@@ -28,7 +28,7 @@ from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.page_type import PAGE_TYPES
 from pagesieve.removal import Removal, RemovalLog
-from pagesieve.signals import card_columns, page_signals, raw_page_signals
+from pagesieve.signals import card_columns, card_items, page_signals, raw_page_signals
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
 from pagesieve.corrections.rules import apply_rules
@@ -101,13 +101,15 @@ def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
         if analysis.box_features is None:  # computed when a model asks: about 4 ms on a 5,000-element page
             analysis.box_features = box_features(analysis.page, analysis.blocks, analysis.candidates)
         parts.append(analysis.box_features)
+    cards = None  # the page's card items, made once for both the card columns and the page signals
     if getattr(model, "uses_cards", False):
         if analysis.card_features is None:
-            analysis.card_features = card_columns(analysis.blocks, analysis.candidates, analysis.page.url)
+            cards = card_items(analysis.blocks)
+            analysis.card_features = card_columns(analysis.blocks, analysis.candidates, analysis.page.url, cards)
         parts.append(analysis.card_features)
     if getattr(model, "page_type", None) is not None:
         if analysis.page_type is None:
-            signals = page_signals(analysis.raw_signals or {}, analysis.blocks)
+            signals = page_signals(analysis.raw_signals or {}, analysis.blocks, cards)
             analysis.page_type = np.ravel(model.page_type.probabilities(signals))
         parts.append(np.tile(analysis.page_type, (len(analysis.candidates), 1)))
     return np.hstack(parts) if len(parts) > 1 else parts[0]

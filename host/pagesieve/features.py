@@ -266,8 +266,6 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
     return in_top, in_selected, vote, top_share
 
 
-_DIGITS_RE = re.compile(r"\d+")
-
 COMMENT_MARK_RE = re.compile(r"\b\d{1,2}:\d{2}\b|\breply\b|\bsaid:|\bsays:|\bpermalink\b|\d+ (?:minutes|hours|days) ago|回复|发表于", re.IGNORECASE)
 """Marks of a comment's header or footer: a clock time, reply links, "X said:", relative dates."""
 
@@ -300,8 +298,7 @@ def sibling_runs(blocks: Sequence[Block]) -> list[int]:
             continue
         groups: dict[tuple[str, str], list[int]] = {}
         for c in b.children:
-            element = blocks[c].element
-            groups.setdefault((element.tag, _DIGITS_RE.sub("", element.get("class") or "")), []).append(c)
+            groups.setdefault(blocks[c].signature, []).append(c)
         for members in groups.values():
             if len(members) > 1:
                 for c in members:
