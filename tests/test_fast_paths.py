@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -112,3 +113,57 @@ def test_pages_without_formula_markers_hold_no_formulas(datasets_dir):
             assert found == 0, name
         with_formulas += found > 0
     assert with_formulas > 0, "no page with formulas among those compared"
+
+
+def _class_names(pages):
+    names = set()
+    for _name, html, url in pages:
+        for element in parse_html(html, url=url).root.iter():
+            cls, ident = element.get("class"), element.get("id")
+            if cls or ident:
+                names.add(cls + " " + ident if cls and ident else cls or ident)
+    return names
+
+
+def test_class_evidence_is_that_of_the_readability_patterns(pages):
+    """The class/id evidence (two searches per pattern on lower-cased ASCII) is what one
+    case-insensitive search with each whole Readability-style pattern finds."""
+    from pagesieve.features import class_evidence
+
+    negative = re.compile(
+        r"nav|menu|foot|header|masthead|sidebar|side-bar|widget|share|sharing|social|related|"
+        r"recommend|promo|sponsor|advert|(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|copyright|"
+        r"comment|disqus|reply|login|signup|subscribe|newsletter|popup|modal|cookie|toolbar|"
+        r"pagination|pager|tagcloud|(?:^|[-_ ])tags?(?:$|[-_ ])|skip|rss|outbrain|taboola|"
+        r"most-?popular|trending|teaser|more-?stories|card|tool", re.IGNORECASE)
+    positive = re.compile(
+        r"article|content|(?:^|[-_ ])body|entry|(?:^|[-_ ])main|(?:^|[-_ ])post|story|(?:^|[-_ ])text|"
+        r"blog|hentry|h-entry|prose|detail|paragraph", re.IGNORECASE)
+    names = _class_names(pages)
+    assert len(names) > 5000
+    found = [0, 0]
+    for name in names:
+        ns, ps, _cm = class_evidence(name)
+        assert (ns, ps) == (negative.search(name) is not None, positive.search(name) is not None), name
+        found[0] += ns
+        found[1] += ps
+    assert min(found) > 100
+
+
+def test_http_addresses_split_as_urlsplit_splits_them(pages):
+    from urllib.parse import urlsplit
+
+    from pagesieve.signals import _split_http
+
+    hrefs = {"https://user@a.example:8080/p/q?z#f", "http://a.example?x=1#y/z", "https://a.example",
+             "http://a.example#f/g", "https://b\u00e4.example/x", "https://[::1]/x", "HTTPS://A.example/x"}
+    for _name, html, url in pages:
+        hrefs.update(a.get("href") for a in parse_html(html, url=url).root.iter("a") if a.get("href"))
+    fast = 0
+    for href in hrefs:
+        split = _split_http(href)
+        if split is not None:
+            parts = urlsplit(href)
+            assert split == (parts.netloc, parts.path), href
+            fast += 1
+    assert fast > 5000

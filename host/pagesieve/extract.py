@@ -269,7 +269,7 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool], log: RemovalLog
             continue
         element = b.element
         names = element.get("class"), element.get("id")
-        if (names[0] or names[1]) and COMMENT_SECTION_RE.search(" ".join(n for n in names if n).lower()):
+        if (names[0] or names[1]) and _names_comments(names):
             if element.tag in HEADING_TAGS:
                 section = heading_section(blocks, b)
                 if ends is None:
@@ -291,6 +291,20 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool], log: RemovalLog
             if log is not None:
                 log.drop(b.index, _comment_reason(blocks[section_of[b.index]], total))
     return dropped
+
+
+_COMMENT_NAMES: dict[tuple[str | None, str | None], bool] = {}
+
+
+def _names_comments(names: tuple[str | None, str | None]) -> bool:
+    """Whether a block's ``(class, id)`` matches :data:`COMMENT_SECTION_RE` (lower-cased, joined
+    by a space). Cached per pair (a page repeats its class names; emptied at 8,192 pairs)."""
+    found = _COMMENT_NAMES.get(names)
+    if found is None:
+        if len(_COMMENT_NAMES) >= 8192:
+            _COMMENT_NAMES.clear()
+        found = _COMMENT_NAMES[names] = COMMENT_SECTION_RE.search(" ".join(n for n in names if n).lower()) is not None
+    return found
 
 
 def _comment_reason(opener: Block, total: int) -> Removal:
