@@ -43,7 +43,7 @@ def test_the_chromium_zip_is_the_extension_the_host_admits(tmp_path):
         manifest = json.loads(z.read("manifest.json"))
     assert manifest["key"] == EXTENSION_KEY and extension_id(manifest["key"]) == EXTENSION_ID
     assert "browser_specific_settings" not in manifest and "scripts" not in manifest["background"]
-    assert manifest_files(manifest) | {"reader.html", "reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
+    assert manifest_files(manifest) | {"pages/reader.html", "pages/reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
     assert not any(n.startswith(("node_modules", ".")) for n in names)
     # the same tree gives the same bytes
     (again,) = build_extension.build(tmp_path / "again", chromium_only=True)
@@ -81,4 +81,4 @@ def test_the_firefox_xpi_is_built_by_web_ext_and_lints_clean(tmp_path, capsys):
         manifest = json.loads(z.read("manifest.json"))
     assert manifest["browser_specific_settings"]["gecko"]["id"] == GECKO_ID
     assert "key" not in manifest and "service_worker" not in manifest["background"]
-    assert manifest_files(manifest) | {"reader.html", "vendor/readability/LICENSE.md"} <= names
+    assert manifest_files(manifest) | {"pages/reader.html", "vendor/readability/LICENSE.md"} <= names

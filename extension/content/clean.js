@@ -8,7 +8,8 @@
 // place, each labelled with the reason the host gave for it ("why" of docs/protocol.md).
 "use strict";
 (function () {
-  const api = globalThis.browser ?? globalThis.chrome;
+  const { platform } = globalThis.pagesieve;
+  const api = platform.api;
   const HIDE_ATTR = "data-ps-hidden";
   let sheet = null;      // the page style that hides the noise (addPageStyle)
   let printSheet = null; // the page style that prints the reader view alone
@@ -84,28 +85,8 @@
     mode = "off";
   }
 
-  // A style sheet of ours for the page itself: constructed (no DOM node at all) where the
-  // content script can adopt it, else one <style> (Firefox content scripts cannot reach
-  // adoptedStyleSheets). removePageStyle() takes either away.
-  function addPageStyle(rule) {
-    try {
-      const constructed = new CSSStyleSheet();
-      constructed.replaceSync(rule);
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, constructed];
-      return constructed;
-    } catch (e) {
-      const element = document.createElement("style");
-      element.textContent = rule;
-      (document.head || document.documentElement).append(element);
-      return element;
-    }
-  }
-
-  function removePageStyle(style) {
-    if (!style) return;
-    if (style instanceof CSSStyleSheet) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== style);
-    else style.remove();
-  }
+  const addPageStyle = (rule) => platform.addPageStyle(document, rule);
+  const removePageStyle = (style) => platform.removePageStyle(document, style);
 
   // Printing while the reader view is open prints the article alone, all of it: the page's body
   // is left out of print, and the overlay (a child of <html>, beside the body) flows as a
