@@ -2,7 +2,7 @@
 // replies are matched by id, chunked replies reassembled; a request that gets no answer in time
 // fails; when the host exits, pending requests fail and the next request starts a new host.
 // Nothing here names a browser: connect() is handed in (platform.api.runtime.connectNative in the
-// extension, a fake port in test/port.test.js).
+// extension, a fake port in tests/js/port.test.js).
 
 export const HOST = "org.pagesieve.host";
 

@@ -2,7 +2,7 @@
 // channel each (docs/protocol.md, "Types"): who may send it, what its fields must hold before
 // it goes to the host, and whether a private window's request is marked private. The host checks
 // every field again; this keeps a content script to the requests a page needs, and names a wrong
-// field before a snapshot travels to the host. Pure: test/requests.test.js runs it in Node.
+// field before a snapshot travels to the host. Pure: tests/js/requests.test.js runs it in Node.
 
 const MODES = new Set(["hide", "reader", "corrections"]);
 const LABELS = new Set(["noise", "content"]);

@@ -62,7 +62,7 @@
   function pickerReason(el) {
     const local = ps.hiding.reasonOf(el);
     if (local !== undefined) return "hidden: " + reasons.reasonText(local);
-    if (ps.mode === "hide") return "shown: pagesieve keeps this as content";
+    if (ps.mode === "hide") return reasons.verdictText({ verdict: "content" });
     if (!picker.reasons.has(el)) {
       picker.reasons.set(el, "");
       const asked = picker;
@@ -88,11 +88,7 @@
     if (node < 0) return "";
     const answer = await ps.ask("explain", { snapshot, node });
     if (!answer || !answer.ok || !answer.reply.ok) return "";
-    const r = answer.reply;
-    if (r.verdict === "content") return "shown: pagesieve keeps this as content";
-    if (r.verdict === "noise") return "“Hide noise” would hide this: " + reasons.reasonText(r.reason);
-    if (r.verdict === "removed") return "pagesieve does not read this part: " + reasons.reasonText(r.reason);
-    return "";
+    return reasons.verdictText(answer.reply);
   }
 
   function closePicker() {

@@ -1,7 +1,7 @@
 // Why a block was hidden, in words for the page: the reasons the host gives ("why" of a clean
 // reply, "reason" of an explain reply: docs/protocol.md, "Why a node is hidden") as the labels of
 // "Show hidden" (hide.js) and the bar of the right-click picker (picker.js) say them. Pure: no
-// DOM, no extension API (test/reasons.test.js runs it in Node). Adds `reasons` to
+// DOM, no extension API (tests/js/reasons.test.js runs it in Node). Adds `reasons` to
 // globalThis.pagesieve.
 (function (root) {
   "use strict";
@@ -41,5 +41,14 @@
     return e.blocks > 1 ? `${text}; ${e.blocks} blocks` : text;
   }
 
-  (root.pagesieve || (root.pagesieve = {})).reasons = { reasonText };
+  // An explain reply ({verdict, reason}: docs/protocol.md, "Why a node is hidden") in words for
+  // the picker's bar; "" when the host knows no block there.
+  function verdictText(reply) {
+    if (reply.verdict === "content") return "shown: pagesieve keeps this as content";
+    if (reply.verdict === "noise") return "“Hide noise” would hide this: " + reasonText(reply.reason);
+    if (reply.verdict === "removed") return "pagesieve does not read this part: " + reasonText(reply.reason);
+    return "";
+  }
+
+  (root.pagesieve || (root.pagesieve = {})).reasons = { reasonText, verdictText };
 })(globalThis);
