@@ -69,6 +69,7 @@ def test_the_chromium_zip_is_the_extension_the_host_admits(tmp_path):
         loaded = loaded_files(manifest, z.read)
     assert manifest["key"] == EXTENSION_KEY and extension_id(manifest["key"]) == EXTENSION_ID
     assert "browser_specific_settings" not in manifest and "scripts" not in manifest["background"]
+    assert manifest["background"] == {"service_worker": "background/main.js", "type": "module"}
     assert manifest_files(manifest) | {"pages/reader.html", "pages/reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
     # the background's modules and the pages' scripts are in the zip, and nothing else of ours is
     assert {"background/port.js", "platform.js", "pages/reader.css", "vendor/readability/Readability.js"} <= loaded <= names
@@ -112,4 +113,5 @@ def test_the_firefox_xpi_is_built_by_web_ext_and_lints_clean(tmp_path, capsys):
     assert manifest["browser_specific_settings"]["gecko"]["id"] == GECKO_ID
     assert {"background/main.js", "background/port.js", "platform.js"} <= loaded <= names
     assert "key" not in manifest and "service_worker" not in manifest["background"]
+    assert manifest["background"] == {"scripts": ["background/main.js"], "type": "module"}
     assert manifest_files(manifest) | {"pages/reader.html", "vendor/readability/LICENSE.md"} <= names
