@@ -24,7 +24,6 @@
     return null;
   }
 
-
   // Elements per part when a snapshot is streamed: some 25 KB of markup. Smaller parts leave
   // less to send once the walk is over.
   const PART_ELEMENTS = 250;
