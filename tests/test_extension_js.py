@@ -1,7 +1,8 @@
 """The extension's JavaScript unit tests (tests/js/*.test.js, Node's own test runner): the parts of
 extension/ that need no browser (the named channels, the host requests a script may send, the
 native port, the reason labels of "Show hidden" and the picker, the cold start's link rule, the
-content scripts loaded in the manifest's order, the background's wiring) run in Node, so that
+snapshot's markup on a stand-in DOM, the content scripts loaded in the manifest's order, the
+background's wiring) run in Node, so that
 the repository's one test command runs them too."""
 
 from __future__ import annotations
