@@ -167,3 +167,26 @@ def test_http_addresses_split_as_urlsplit_splits_them(pages):
             assert split == (parts.netloc, parts.path), href
             fast += 1
     assert fast > 5000
+
+
+def test_hidden_candidates_hold_every_element_the_hidden_tests_find(pages):
+    """Pre-processing tests for hiding only the elements its XPath lets through; on real pages
+    they are exactly those of the plain selection (every element with ``hidden``, ``style`` or
+    the class token) that the tests find hidden."""
+    from pagesieve.page.preprocess import _MAY_BE_HIDDEN_HTML, _NOT_HIDDEN_TESTED, hidden_copy, is_hidden
+
+    plain = etree.XPath("descendant-or-self::*[@hidden or @style or "
+                        f"contains(concat(' ', normalize-space(@class), ' '), ' {HIDDEN_CLASS} ')]")
+    found = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        body = root.find("body")
+        shown = frozenset(shown_pieces(root if body is None else body))
+
+        def hidden(elements):
+            return [e for e in elements if e.tag not in _NOT_HIDDEN_TESTED and (is_hidden(e) or hidden_copy(e, lambda: shown))]
+
+        fast = hidden(_MAY_BE_HIDDEN_HTML(root))
+        assert fast == hidden(plain(root)), name
+        found += len(fast)
+    assert found > 100
