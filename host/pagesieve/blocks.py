@@ -32,6 +32,11 @@ BLOCK_TAGS = frozenset(
 )
 """Tags that start a block (HTML Living Standard §4: flow content that forms its own box)."""
 
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""The heading elements (HTML Living Standard §4.3.6): the title is looked for among them
+(:func:`pagesieve.article.header.title_heading_block`), and one named as comments opens a
+comment section (:func:`pagesieve.rules.comments.heading_section`)."""
+
 SEED000_BLOCK_TAGS = frozenset({"body", "section", "div"})
 """The block tags of seed 000 §5 ("网页中块级标签主要包括: body 标签、section 标签、div 标签")."""
 
