@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import posixpath
+import re
 import zipfile
 from pathlib import Path
 
@@ -28,6 +30,29 @@ def manifest_files(manifest: dict) -> set[str]:
     return names | {manifest["action"]["default_popup"], manifest["options_ui"]["page"]}
 
 
+_IMPORT = re.compile(r"""^import\s+(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']""", re.M)
+_PAGE_FILE = re.compile(r'<(?:script\s+src|link\s+rel="stylesheet"\s+href)="([^"]+)"')
+
+
+def loaded_files(manifest: dict, read) -> set[str]:
+    """Every file the extension loads: what the manifest names and the no-host reader page (the
+    background opens it), the modules the background imports (followed from its entry), and the
+    scripts and style sheets of its pages. ``read(name)``: the bytes of a file of the extension
+    (the built zip's)."""
+    names = manifest_files(manifest) | {"pages/reader.html"}
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        text = read(name).decode("utf-8")
+        found = _IMPORT.findall(text) if name.endswith(".js") else _PAGE_FILE.findall(text) if name.endswith(".html") else []
+        for ref in found:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), ref))
+            if target not in names:
+                names.add(target)
+                todo.append(target)
+    return names
+
+
 def test_host_and_extension_carry_one_version():
     found = build_extension.versions()
     assert set(found) == {"pyproject.toml", "extension/manifest.json", "package.json", "pagesieve.__version__"}
@@ -41,9 +66,14 @@ def test_the_chromium_zip_is_the_extension_the_host_admits(tmp_path):
     with zipfile.ZipFile(zip_path) as z:
         names = set(z.namelist())
         manifest = json.loads(z.read("manifest.json"))
+        loaded = loaded_files(manifest, z.read)
     assert manifest["key"] == EXTENSION_KEY and extension_id(manifest["key"]) == EXTENSION_ID
     assert "browser_specific_settings" not in manifest and "scripts" not in manifest["background"]
-    assert manifest_files(manifest) | {"reader.html", "reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
+    assert manifest["background"] == {"service_worker": "background/main.js", "type": "module"}
+    assert manifest_files(manifest) | {"pages/reader.html", "pages/reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
+    # the background's modules and the pages' scripts are in the zip, and nothing else of ours is
+    assert {"background/port.js", "platform.js", "pages/reader.css", "vendor/readability/Readability.js"} <= loaded <= names
+    assert names - loaded == {"manifest.json", "vendor/readability/LICENSE.md", "vendor/readability/README.md", "vendor/readability/VERSION"}
     assert not any(n.startswith(("node_modules", ".")) for n in names)
     # the same tree gives the same bytes
     (again,) = build_extension.build(tmp_path / "again", chromium_only=True)
@@ -79,6 +109,9 @@ def test_the_firefox_xpi_is_built_by_web_ext_and_lints_clean(tmp_path, capsys):
     with zipfile.ZipFile(written[0]) as z:
         names = set(z.namelist())
         manifest = json.loads(z.read("manifest.json"))
+        loaded = loaded_files(manifest, z.read)
     assert manifest["browser_specific_settings"]["gecko"]["id"] == GECKO_ID
+    assert {"background/main.js", "background/port.js", "platform.js"} <= loaded <= names
     assert "key" not in manifest and "service_worker" not in manifest["background"]
-    assert manifest_files(manifest) | {"reader.html", "vendor/readability/LICENSE.md"} <= names
+    assert manifest["background"] == {"scripts": ["background/main.js"], "type": "module"}
+    assert manifest_files(manifest) | {"pages/reader.html", "vendor/readability/LICENSE.md"} <= names

@@ -369,7 +369,7 @@ ESSAY = "An essay paragraph with enough words to stand as the article of the pag
 
 
 def test_comment_sections_are_dropped_when_the_page_has_an_article():
-    from pagesieve.extract import drop_comment_sections
+    from pagesieve.rules.comments import drop_comment_sections
 
     comments = "".join(
         f'<div class="comment" id="comment-{k}"><p class="comment-meta">by reader {k}</p><p>Reader {k} says the essay was long, clear and worth reading twice.</p></div>'
@@ -386,7 +386,7 @@ def test_comment_sections_are_dropped_when_the_page_has_an_article():
 
 
 def test_an_opinion_column_is_no_comment_section():
-    from pagesieve.extract import drop_comment_sections
+    from pagesieve.rules.comments import drop_comment_sections
 
     blocks = _blocks_of(f'<html><body><div class="commentary-body"><p>{ESSAY}</p></div>'
                         f'<div class="sidebar"><p>{ESSAY}</p><p>{ESSAY}</p></div></body></html>')
@@ -395,7 +395,7 @@ def test_an_opinion_column_is_no_comment_section():
 
 
 def test_a_thread_made_of_comment_containers_keeps_its_posts():
-    from pagesieve.extract import drop_comment_sections
+    from pagesieve.rules.comments import drop_comment_sections
 
     posts = "".join(f'<div class="comment-post"><p>Post {k}: {ESSAY}</p></div>' for k in range(3))
     blocks = _blocks_of(f'<html><body><h1>Thread title</h1><div class="comment-list">{posts}</div>'
@@ -410,7 +410,7 @@ def test_a_thread_made_of_comment_containers_keeps_its_posts():
 def test_flat_comments_after_a_comments_heading_are_dropped_however_many():
     """Movable Type / TypePad: ``<h2 id="comments">`` and the comments as its flat siblings, with
     no container; they hold far more than half the page's text."""
-    from pagesieve.extract import drop_comment_sections
+    from pagesieve.rules.comments import drop_comment_sections
 
     comments = "".join(
         f'<div id="c1699{k:02d}"><p>Reader {k} writes that the essay was long, clear and worth reading twice over.</p></div>'
@@ -432,7 +432,7 @@ def test_flat_comments_after_a_comments_heading_are_dropped_however_many():
 def test_a_documentation_section_titled_comments_stays():
     """Markdown renderers give headings ids made of their text: a style guide's "Comments"
     section is ``<h2 id="comments">`` too, but nothing in it looks like a reader's comment."""
-    from pagesieve.extract import drop_comment_sections
+    from pagesieve.rules.comments import drop_comment_sections
 
     advice = "".join(f"<p>Rule {k}: comments should explain why the code does what it does, in full sentences.</p>"
                      for k in range(12))

@@ -1,4 +1,4 @@
-"""``pagesieve-dev render``: dataset pages through headless Chromium and extension/snapshot.js."""
+"""``pagesieve-dev render``: dataset pages through headless Chromium and extension/content/snapshot.js."""
 
 from __future__ import annotations
 

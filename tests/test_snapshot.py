@@ -343,7 +343,7 @@ def test_page_to_snapshot_of_a_tree_with_comments_and_no_ids() -> None:
 
 
 def test_page_to_snapshot_sends_the_text_of_structured_data_alone() -> None:
-    # as extension/snapshot.js: JSON-LD carries the author and dates the reader shows
+    # as extension/content/snapshot.js: JSON-LD carries the author and dates the reader shows
     data = '{"@type": "NewsArticle", "author": {"@type": "Person", "name": "Ana Ruiz"}, "datePublished": "2026-03-14"}'
     long_data = '{"description": "' + "x" * 70000 + '"}'
     root = lxml.html.document_fromstring(

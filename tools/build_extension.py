@@ -7,7 +7,8 @@
 
 Each browser gets its own copy of extension/ under build/extension/<browser>/ with the manifest
 keys the other browser reads left out (Firefox: no "key", no background "service_worker", which it
-ignores; Chromium: no "browser_specific_settings", no background "scripts"). The gecko id and the
+ignores; Chromium: no "browser_specific_settings", no background "scripts"); both keep the
+background's "type": "module" (background/main.js imports its modules). The gecko id and the
 Chromium key stay fixed (pagesieve.native.install.GECKO_ID and EXTENSION_KEY: the host manifests
 admit exactly these). Before building it checks that the host (pyproject.toml), the extension
 (manifest.json) and package.json carry one version, and that the vendored Readability

@@ -372,7 +372,7 @@ def test_popup_says_how_to_install_a_missing_host(chromium_context, tmp_path):
         ended = end_own_hosts(chromium_context.pagesieve_profile)  # and the one this browser runs is gone
         assert bystander.pid not in ended and bystander.poll() is None, "a host this browser did not start was ended"
         popup = chromium_context.new_page()
-        popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")  # the fixed ID of the manifest key
+        popup.goto(f"chrome-extension://{EXTENSION_ID}/pages/popup.html")  # the fixed ID of the manifest key
         popup.wait_for_selector("#install", state="visible", timeout=15000)
         assert "pagesieve install-host" in popup.inner_text("#install")
         assert popup.inner_text("#status")
@@ -390,7 +390,7 @@ def test_options_page_lists_learned_sites_and_forgets_one(chromium_context, serv
     page = open_page(chromium_context, f"{server}/example/")
     page.wait_for_timeout(1500)  # learned on load (site 127.0.0.1)
     options = chromium_context.new_page()
-    options.goto(f"chrome-extension://{EXTENSION_ID}/options.html")
+    options.goto(f"chrome-extension://{EXTENSION_ID}/pages/options.html")
     forget = options.wait_for_selector('button[data-site="127.0.0.1"]', timeout=15000)
     forget.click()
     options.wait_for_selector("text=Nothing learned yet.", timeout=15000)
@@ -440,7 +440,7 @@ PNG = bytes.fromhex(
 
 
 def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
-    """extension/snapshot.js on a live page: what it sends and leaves out (docs/snapshot.md),
+    """extension/content/snapshot.js on a live page: what it sends and leaves out (docs/snapshot.md),
     and that it never writes to the page."""
     page = chromium_context.new_page()
     origin = "http://127.0.0.1:9"
@@ -459,7 +459,7 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
       for (let k = 0; k < 300; k++) el = el.appendChild(document.createElement("span"));
       el.textContent = "at the bottom";
     }""")
-    page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
+    page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "content" / "snapshot.js"))
     before = page.evaluate(WORDS_OF_DOM)
     result = page.evaluate("""() => {
       const elements = new Map();
@@ -537,7 +537,7 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
 
 
 def test_formulas_reach_the_article_through_a_real_browser_snapshot(chromium_context):
-    """extension/snapshot.js sends a formula's MathML and its TeX annotation (which the browser
+    """extension/content/snapshot.js sends a formula's MathML and its TeX annotation (which the browser
     does not render): the article of a KaTeX, a MathML and a MathJax 3 page (the fidelity
     fixtures) holds each formula once, as MathML, with the TeX where the page has it."""
     from pagesieve.extract import extract_page
@@ -550,7 +550,7 @@ def test_formulas_reach_the_article_through_a_real_browser_snapshot(chromium_con
         body = (fixtures / case / "source.html").read_text(encoding="utf-8")
         page.route(f"{origin}/**", lambda route, _request, body=body: route.fulfill(body=body, content_type="text/html; charset=utf-8"))
         page.goto(f"{origin}/{case}/", wait_until="load")
-        page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
+        page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "content" / "snapshot.js"))
         snap = page.evaluate("() => pagesieveSnapshot(document)")
         article = extract_page(parse_snapshot(snap))
         root = etree.fromstring(f"<div>{article.html[5:-6]}</div>".encode(), etree.HTMLParser()).find(".//div")
@@ -565,7 +565,7 @@ def test_formulas_reach_the_article_through_a_real_browser_snapshot(chromium_con
 def test_snapshot_sends_json_ld_up_to_its_caps_in_a_real_browser(chromium_context):
     page = chromium_context.new_page()
     page.set_content("<html><head><title>Caps</title></head><body><p>A page.</p></body></html>")
-    page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "snapshot.js"))
+    page.add_script_tag(path=str(Path(__file__).resolve().parents[2] / "extension" / "content" / "snapshot.js"))
     sent = page.evaluate("""() => {
       for (const size of [100, 70000, 60000, 60000, 60000, 60000, 60000]) {  // one over 65,536; then 262,144 in all
         const script = document.createElement("script");
@@ -673,7 +673,7 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
     from pagesieve.native.install import EXTENSION_ID
 
     options = chromium_context.new_page()  # the options page lists the correction
-    options.goto(f"chrome-extension://{EXTENSION_ID}/options.html")
+    options.goto(f"chrome-extension://{EXTENSION_ID}/pages/options.html")
     row = options.wait_for_selector("#corrections tbody tr", timeout=15000).inner_text()
     assert "127.0.0.1" in row and "hide" in row and "div.promo" in row and "weekend edition" in row
     options.close()  # (removing it there is tested with "Keep this" below)
@@ -719,7 +719,7 @@ def test_right_click_keep_this_keeps_a_block_that_hide_noise_hid(chromium_contex
     from pagesieve.native.install import EXTENSION_ID
 
     options = chromium_context.new_page()  # remove the correction from the options page
-    options.goto(f"chrome-extension://{EXTENSION_ID}/options.html")
+    options.goto(f"chrome-extension://{EXTENSION_ID}/pages/options.html")
     options.wait_for_selector("#corrections tbody tr button", timeout=15000).click()
     options.wait_for_selector("text=No corrections yet", timeout=15000)
     options.close()
@@ -735,11 +735,11 @@ def test_auto_mode_hides_on_load_with_one_snapshot_that_is_also_learned(chromium
                                                lead="Spring tides are expected this weekend.",
                                                promo="Get the Harbour Daily weekend edition for half price this month."))
     worker = chromium_context.service_workers[0]
-    pages_of_site = ("async () => ((await request('sites', {})).sites.find((s) => s.site === '127.0.0.1') || {pages: 0}).pages")
+    pages_of_site = ("async () => ((await pagesieveHost.request('sites', {})).sites.find((s) => s.site === '127.0.0.1') || {pages: 0}).pages")
     worker.evaluate(
         "async () => { globalThis.pagesieveSent = [];"
-        " if (!globalThis.pagesieveRequest) { globalThis.pagesieveRequest = request;"
-        "   request = (name, fields) => { globalThis.pagesieveSent.push([name, fields.mode || null, fields.learn || false]);"
+        " if (!globalThis.pagesieveRequest) { globalThis.pagesieveRequest = pagesieveHost.request;"
+        "   pagesieveHost.request = (name, fields) => { globalThis.pagesieveSent.push([name, fields.mode || null, fields.learn || false]);"
         "     return globalThis.pagesieveRequest(name, fields); }; }"
         " const { auto = {} } = await chrome.storage.local.get('auto'); auto['127.0.0.1'] = 'hide';"
         " await chrome.storage.local.set({ auto }); }")
@@ -758,7 +758,7 @@ def test_auto_mode_hides_on_load_with_one_snapshot_that_is_also_learned(chromium
         page.close()
     finally:
         worker.evaluate(
-            "async () => { if (globalThis.pagesieveRequest) { request = globalThis.pagesieveRequest; delete globalThis.pagesieveRequest; }"
+            "async () => { if (globalThis.pagesieveRequest) { pagesieveHost.request = globalThis.pagesieveRequest; delete globalThis.pagesieveRequest; }"
             " const { auto = {} } = await chrome.storage.local.get('auto'); delete auto['127.0.0.1'];"
             " await chrome.storage.local.set({ auto }); }")
 
@@ -780,22 +780,22 @@ def test_a_snapshot_whose_parts_the_host_lost_is_sent_whole(chromium_context, ru
     assert streamed["ok"] and streamed["timing"]["parts"] > 0 and streamed["hidden"] > 0, streamed
     run_mode(page, "off")
     worker = chromium_context.service_workers[0]
-    worker.evaluate("() => { globalThis.keptPost = post; globalThis.post = () => {}; }")  # parts never leave
+    worker.evaluate("() => { globalThis.keptPost = pagesieveHost.post; pagesieveHost.post = () => {}; }")  # parts never leave
     try:
         whole = run_mode(page, "hide", True)
     finally:
-        worker.evaluate("() => { globalThis.post = globalThis.keptPost; }")
+        worker.evaluate("() => { pagesieveHost.post = globalThis.keptPost; }")
     assert whole["ok"] and whole["timing"]["parts"] == 0, whole
     assert whole["hidden"] == streamed["hidden"] and whole["words"] == streamed["words"]
     run_mode(page, "off")
     page.close()
 
 
-REFERENCE_JS = Path(__file__).resolve().parents[2] / "extension" / "reference.js"
+REFERENCE_JS = Path(__file__).resolve().parents[2] / "extension" / "content" / "reference.js"
 
 
 def test_the_extension_picks_the_reference_link_the_host_rule_picks_on_real_pages(chromium_context, datasets_dir_optional):
-    """extension/reference.js and pagesieve.templates.cold_start.reference_link: one rule, two
+    """extension/content/reference.js and pagesieve.templates.cold_start.reference_link: one rule, two
     languages; on real pages they choose the same link to fetch."""
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
@@ -837,7 +837,7 @@ def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what
     worker = chromium_context.service_workers[0]
     settings = "async (on) => { const { learn = {} } = await chrome.storage.local.get('learn');" \
         " if (on) learn['127.0.0.1'] = false; else delete learn['127.0.0.1'];" \
-        " await chrome.storage.local.set({ learn, coldStart: on }); if (on) await request('forget', {site: '127.0.0.1'}); }"
+        " await chrome.storage.local.set({ learn, coldStart: on }); if (on) await pagesieveHost.request('forget', {site: '127.0.0.1'}); }"
     rule = COLD_START_RULE
     shown = "(text) => document.body.innerText.replace(/\\s+/g, ' ').includes(text)"  # innerText: rendered text only
     worker.evaluate(settings, True)
@@ -930,7 +930,7 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page
             from pagesieve.native.install import EXTENSION_ID
 
             popup = context.new_page()
-            popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")
+            popup.goto(f"chrome-extension://{EXTENSION_ID}/pages/popup.html")
             worker.evaluate("async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
                             " await chrome.tabs.update(tab.id, {active: true}); }", page.url)
             popup.reload()

@@ -133,7 +133,7 @@ def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifa
     assert r["ready"] == "1" and r["title"].startswith("Sourdough at Altitude"), r
     assert "2,400 metres" in r["text"] and "Lower air pressure lets gas expand faster" in r["text"], r["text"]
     assert "Tried this at 1,800 m" not in r["text"]  # the comments are not the article
-    assert r["scripts"] == ["vendor/readability/Readability.js", "reader.js"] and r["pageUnchanged"], r
+    assert r["scripts"] == ["../platform.js", "../vendor/readability/Readability.js", "reader.js"] and r["pageUnchanged"], r
     assert "pagesieve install-host" in r["note"]
     box = " ".join(r["install"].split())
     assert "pagesieve install-host" in box and f"pipx install pagesieve-{version}-py3-none-any.whl" in box, box

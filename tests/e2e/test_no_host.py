@@ -34,7 +34,7 @@ def reader_tab(context, extension_id: str, seconds: float = 15):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         for page in context.pages:
-            if page.url.startswith(f"chrome-extension://{extension_id}/reader.html?id="):
+            if page.url.startswith(f"chrome-extension://{extension_id}/pages/reader.html?id="):
                 page.wait_for_selector("html[data-ready='1']", timeout=15000)
                 return page
         context.pages[0].wait_for_timeout(100)  # lets Playwright hear of new tabs (a sleep would not)
@@ -79,14 +79,14 @@ def test_reader_without_the_host_then_the_host_comes_back(tmp_path, server, serv
                 handlers: [...document.querySelectorAll('#content *')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('on')),
                 links: [...document.querySelectorAll('#content a')].map((a) => a.getAttribute('href')),
                 ran: document.documentElement.dataset.pageScript || null, title: document.title})""")
-            assert found["scripts"] == ["vendor/readability/Readability.js", "reader.js"], found
+            assert found["scripts"] == ["../platform.js", "../vendor/readability/Readability.js", "reader.js"], found
             assert found["handlers"] == [] and found["ran"] is None and found["title"] == "Harbour ferry timetable changes", found
             assert found["links"] == [f"{server}/timetable.pdf"], found  # javascript: dropped, relative made absolute
             reader.close()
 
             # the popup says what needs the host and how to install it
             popup = context.new_page()
-            popup.goto(f"chrome-extension://{EXTENSION_ID}/popup.html")
+            popup.goto(f"chrome-extension://{EXTENSION_ID}/pages/popup.html")
             popup.wait_for_selector("#install", state="visible", timeout=15000)
             box = popup.inner_text("#install")
             version = json.loads((Path(__file__).resolve().parents[2] / "extension" / "manifest.json").read_text())["version"]

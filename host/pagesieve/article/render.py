@@ -130,7 +130,7 @@ def _between_content(children, position, block_elements, has_content, blocks) ->
     """True if ``children[position]`` is a picture or player (:data:`MEDIA_ELEMENTS`) whose
     nearest sibling blocks before and after it both hold content: a photo or video between two
     paragraphs of the article, loose in the container that holds them, as ``complete_structures``
-    keeps a figure between kept blocks (:func:`pagesieve.extract.complete_structures`)."""
+    keeps a figure between kept blocks (:func:`pagesieve.rules.structures.complete_structures`)."""
     child = children[position]
     if child.tag not in MEDIA_ELEMENTS:
         return False

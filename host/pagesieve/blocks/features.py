@@ -63,27 +63,36 @@ _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac
 _PUNCT_RE = re.compile(r"[.,;:!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f\u201c\u201d\"']")
 _SENTENCE_END = frozenset(".!?\u3002\uff01\uff1f\"'\u201d)]")
 
-NEGATIVE_RE = re.compile(
+_NEGATIVE_WORDS = (
     r"nav|menu|foot|header|masthead|sidebar|side-bar|widget|share|sharing|social|related|"
-    r"recommend|promo|sponsor|advert|(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|copyright|"
+    r"recommend|promo|sponsor|advert|banner|breadcrumb|copyright|"
     r"comment|disqus|reply|login|signup|subscribe|newsletter|popup|modal|cookie|toolbar|"
-    r"pagination|pager|tagcloud|(?:^|[-_ ])tags?(?:$|[-_ ])|skip|rss|outbrain|taboola|"
-    r"most-?popular|trending|teaser|more-?stories|card|tool",
-    re.IGNORECASE,
+    r"pagination|pager|tagcloud|skip|rss|outbrain|taboola|"
+    r"most-?popular|trending|teaser|more-?stories|card|tool"
 )
-"""Class/id fragments naming noise (after Readability.js ``REGEXPS.unlikelyCandidates``/``negative``)."""
+_NEGATIVE_TOKENS = r"(?:^|[-_ ])(?:ads?|tags?)(?:$|[-_ ])"
 
-POSITIVE_RE = re.compile(
-    r"article|content|(?:^|[-_ ])body|entry|(?:^|[-_ ])main|(?:^|[-_ ])post|story|(?:^|[-_ ])text|"
-    r"blog|hentry|h-entry|prose|detail|paragraph",
-    re.IGNORECASE,
-)
-"""Class/id fragments naming main content (after Readability.js ``REGEXPS.positive``)."""
+NEGATIVE_RE = re.compile(f"{_NEGATIVE_WORDS}|{_NEGATIVE_TOKENS}", re.IGNORECASE)
+"""Class/id fragments naming noise (after Readability.js ``REGEXPS.unlikelyCandidates``/``negative``):
+words found anywhere, and "ad(s)" and "tag(s)" as whole tokens."""
+
+_POSITIVE_WORDS = r"article|content|entry|story|blog|hentry|h-entry|prose|detail|paragraph"
+_POSITIVE_TOKENS = r"(?:^|[-_ ])(?:body|main|post|text)"
+
+POSITIVE_RE = re.compile(f"{_POSITIVE_WORDS}|{_POSITIVE_TOKENS}", re.IGNORECASE)
+"""Class/id fragments naming main content (after Readability.js ``REGEXPS.positive``): words
+found anywhere, and "body", "main", "post", "text" at the start of a token."""
 
 COMMENT_RE = re.compile(r"comment|disqus|reply|respon", re.IGNORECASE)
 
-_NEGATIVE_LOWER_RE = re.compile(NEGATIVE_RE.pattern)
-_POSITIVE_LOWER_RE = re.compile(POSITIVE_RE.pattern)
+# Lower-case ASCII copies, searched case-sensitively (:func:`class_evidence`). The plain words and
+# the token-anchored ones are two patterns: Python's ``re`` skips ahead by a pattern's possible
+# first letters only when every alternative starts with a letter, which makes the two searches
+# together 1.3-1.6x faster than one over their union (class and id strings of 200 dataset pages).
+_NEGATIVE_WORDS_RE = re.compile(_NEGATIVE_WORDS)
+_NEGATIVE_TOKENS_RE = re.compile(_NEGATIVE_TOKENS)
+_POSITIVE_WORDS_RE = re.compile(_POSITIVE_WORDS)
+_POSITIVE_TOKENS_RE = re.compile(_POSITIVE_TOKENS)
 _COMMENT_LOWER_RE = re.compile(COMMENT_RE.pattern)
 
 STOP_WORDS = frozenset(
@@ -187,8 +196,8 @@ def class_evidence(class_id: str) -> tuple[bool, bool, bool]:
         if class_id.isascii():  # lower-case once, then case-sensitive search: 2.5x faster
             lower = class_id.lower()
             found = (
-                _NEGATIVE_LOWER_RE.search(lower) is not None,
-                _POSITIVE_LOWER_RE.search(lower) is not None,
+                _NEGATIVE_WORDS_RE.search(lower) is not None or _NEGATIVE_TOKENS_RE.search(lower) is not None,
+                _POSITIVE_WORDS_RE.search(lower) is not None or _POSITIVE_TOKENS_RE.search(lower) is not None,
                 _COMMENT_LOWER_RE.search(lower) is not None,
             )
         else:
@@ -266,8 +275,6 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
     return in_top, in_selected, vote, top_share
 
 
-_DIGITS_RE = re.compile(r"\d+")
-
 COMMENT_MARK_RE = re.compile(r"\b\d{1,2}:\d{2}\b|\breply\b|\bsaid:|\bsays:|\bpermalink\b|\d+ (?:minutes|hours|days) ago|回复|发表于", re.IGNORECASE)
 """Marks of a comment's header or footer: a clock time, reply links, "X said:", relative dates."""
 
@@ -300,8 +307,7 @@ def sibling_runs(blocks: Sequence[Block]) -> list[int]:
             continue
         groups: dict[tuple[str, str], list[int]] = {}
         for c in b.children:
-            element = blocks[c].element
-            groups.setdefault((element.tag, _DIGITS_RE.sub("", element.get("class") or "")), []).append(c)
+            groups.setdefault(blocks[c].signature, []).append(c)
         for members in groups.values():
             if len(members) > 1:
                 for c in members:

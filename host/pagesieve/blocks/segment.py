@@ -18,6 +18,7 @@ the Python stack; O(number of elements + characters).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -30,6 +31,11 @@ BLOCK_TAGS = frozenset(
     address details summary hgroup menu""".split()
 )
 """Tags that start a block (HTML Living Standard §4: flow content that forms its own box)."""
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""The heading elements (HTML Living Standard §4.3.6): the title is looked for among them
+(:func:`pagesieve.article.header.title_heading_block`), and one named as comments opens a
+comment section (:func:`pagesieve.rules.comments.heading_section`)."""
 
 SEED000_BLOCK_TAGS = frozenset({"body", "section", "div"})
 """The block tags of seed 000 §5 ("网页中块级标签主要包括: body 标签、section 标签、div 标签")."""
@@ -74,6 +80,7 @@ class Block:
     sub_images: int = 0
     pre: bool = False
     _text: str | None = field(default=None, repr=False, compare=False)
+    _signature: tuple[str, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def tag(self) -> str:
@@ -96,6 +103,31 @@ class Block:
             text = "".join(self.pieces) if self.pre else " ".join("".join(self.pieces).split())
             self._text = text
         return text
+
+    @property
+    def signature(self) -> tuple[str, str]:
+        """``(tag, class)`` with the class's runs of digits removed, so that ``comment-17`` and
+        ``comment-18`` match: what look-alike sibling blocks share (comments, forum posts,
+        cards; :func:`pagesieve.features.sibling_runs`, :func:`pagesieve.signals.card_items`).
+        Made once, when first asked for."""
+        signature = self._signature
+        if signature is None:
+            cls = self.element.get("class")
+            if cls:
+                stripped = _CLASS_SIGNATURES.get(cls)
+                if stripped is None:
+                    if len(_CLASS_SIGNATURES) >= 4096:
+                        _CLASS_SIGNATURES.clear()
+                    stripped = _CLASS_SIGNATURES[cls] = _DIGITS_RE.sub("", cls)
+            else:
+                stripped = ""
+            signature = self._signature = (self.element.tag, stripped)
+        return signature
+
+
+_DIGITS_RE = re.compile(r"\d+")
+_CLASS_SIGNATURES: dict[str, str] = {}
+"""Class attribute -> the same without its digits (pages repeat their classes; emptied at 4,096)."""
 
 
 def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:

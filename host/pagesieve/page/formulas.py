@@ -197,6 +197,21 @@ def _has_content(math: etree._Element) -> bool:
     return len(math) > 0 or bool((math.text or "").strip())
 
 
+FORMULA_MARKERS = ("katex", "mathjax", "mwe-math-element", "mjx-container", "math/", "<math")
+"""Lower-cased strings of which a page's source holds one wherever :func:`normalise_formulas`
+finds a formula: a wrapper's class or tag (:data:`_WRAPPERS`), a MathJax script type
+(``math/tex``, ``math/mml``), a ``<math>`` element."""
+
+
+def may_hold_formulas(source: str) -> bool:
+    """False when the HTML ``source`` holds none of :data:`FORMULA_MARKERS` (case-insensitive),
+    so :func:`normalise_formulas` would find nothing: the parser's cheap test (a few substring
+    searches, ~0.1 ms on a 100 kB page) that spares pre-processing the three tree searches
+    (~1 ms). Markup written with character references (``&#109;ath/tex``) is not seen."""
+    lower = source.lower()
+    return any(marker in lower for marker in FORMULA_MARKERS)
+
+
 def normalise_formulas(root: etree._Element) -> int:
     """Keep aside, for the article, one clean MathML ``<math>`` (:func:`formula`) for every
     formula under ``root`` (KaTeX, MathJax, MediaWiki, plain MathML), and change the tree as

@@ -10,6 +10,7 @@ from lxml import etree
 
 from pagesieve.errors import InputError
 from pagesieve.page.decode import decode_html
+from pagesieve.page.formulas import may_hold_formulas
 from pagesieve.page.model import NODE_ID_ATTR, Page
 
 MAX_PAGE_BYTES = 32 * 1024 * 1024
@@ -128,7 +129,7 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
         raise InputError("the page could not be parsed as HTML")
     _repair_head(root)
     _unnest_void(root)
-    page = Page(root=root, url=url, source="html")
+    page = Page(root=root, url=url, source="html", formulas=may_hold_formulas(text))
     if repaired is not None:
         page.warnings.append(_RUNAWAY_TITLE_WARNING)
     if _TOO_DEEP(root):

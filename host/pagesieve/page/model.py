@@ -65,6 +65,9 @@ class Page:
         title: the document title as the browser reports it (``document.title``), or ``""``.
         warnings: what was odd about the input and was worked around (e.g. nesting cut at
             the parser's depth limit); shown in JSON output, never fatal.
+        formulas: False when the source is known to hold no formula markup
+            (:func:`pagesieve.page.formulas.may_hold_formulas`), so pre-processing need not
+            look for formulas; True (look) when unknown.
     """
 
     root: etree._Element
@@ -77,6 +80,7 @@ class Page:
     document_size: tuple[float, float] | None = None
     title: str = ""
     warnings: list[str] = field(default_factory=list)
+    formulas: bool = True
 
     @property
     def body(self) -> etree._Element:

@@ -47,7 +47,7 @@ SERVED_ORIGIN = "http://127.0.0.1"
 """Pages are served from this origin (by request interception, no socket): the only requests
 the renderer lets through are those for the page itself."""
 
-SNAPSHOT_JS = EXTENSION / "snapshot.js"
+SNAPSHOT_JS = EXTENSION / "content" / "snapshot.js"
 
 
 def script_digest(path: Path = SNAPSHOT_JS) -> str:

@@ -3,7 +3,7 @@
 // PLAN: {extension, firefox, uuid, screenshots, control, urls: [...]}. Firefox 153's BiDi may not
 // navigate to an extension page, so the extension opens its own options page when the page at
 // PLAN.control (on another site than the pages under test) dispatches "pagesieve:test-open-options"
-// (content.js; honoured by a temporary add-on only), and this script drives that tab. For each
+// (content/clean.js; honoured by a temporary add-on only), and this script drives that tab. For each
 // URL: open it, wait until its content script has done its on-load work, then send the content
 // script's test hook ("pagesieve.run") hide, off, reader from the options page, press Escape;
 // report each answer, the visible text and the DOM at each step. Nothing waits a fixed time: each
@@ -63,7 +63,7 @@ try {
   await browser.installExtension(plan.extension);
   const trigger = await browser.newPage();
   await trigger.goto(plan.control, { waitUntil: "load" });
-  const optionsUrl = `moz-extension://${plan.uuid}/options.html`;
+  const optionsUrl = `moz-extension://${plan.uuid}/pages/options.html`;
   // the content script may not be there yet: the request is sent again until the tab is open
   const control = await waitFor(`the extension to open ${optionsUrl} (asked from ${plan.control})`, async () => {
     await trigger.evaluate(() => document.dispatchEvent(new Event("pagesieve:test-open-options")));
@@ -96,7 +96,7 @@ try {
     await loaded(url);
     const before = await page.evaluate(() => document.documentElement.outerHTML);
     r.reader = await run(url, "reader");
-    const readerPrefix = `moz-extension://${plan.uuid}/reader.html?id=`;
+    const readerPrefix = `moz-extension://${plan.uuid}/pages/reader.html?id=`;
     const reader = await waitFor(`the reader tab ${readerPrefix}…`, async () => {
       for (const p of await browser.pages()) {
         const ready = await p.evaluate((prefix) => location.href.startsWith(prefix) && document.documentElement.dataset.ready, readerPrefix).catch(() => null);
@@ -111,8 +111,8 @@ try {
     })));
     if (plan.screenshots) await reader.screenshot({ path: `${plan.screenshots}/firefox-reader-without-host.png` });
     r.pageUnchanged = (await page.evaluate(() => document.documentElement.outerHTML)) === before;
-    const popupUrl = `moz-extension://${plan.uuid}/popup.html`;
-    await control.evaluate(() => browser.tabs.create({ url: "/popup.html" }));
+    const popupUrl = `moz-extension://${plan.uuid}/pages/popup.html`;
+    await control.evaluate(() => browser.tabs.create({ url: "/pages/popup.html" }));
     const popup = await waitFor(`the popup page ${popupUrl}`, () => optionsTab(popupUrl));
     r.install = await waitFor("the popup's install box", () => popup.evaluate(() => {
       const box = document.getElementById("install");

@@ -1,5 +1,5 @@
 "use strict";
-const api = globalThis.browser ?? globalThis.chrome;
+const api = globalThis.pagesieve.platform.api;
 const $ = (id) => document.getElementById(id);
 
 const INSTALL_COMMAND = "pagesieve install-host";

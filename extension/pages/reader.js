@@ -1,13 +1,13 @@
 // The reader view without the host: a page of the extension that shows the article of a page,
-// found by Mozilla's Readability (vendor/readability/), when the pagesieve host cannot be reached.
+// found by Mozilla's Readability (../vendor/readability/), when the pagesieve host cannot be reached.
 // The content script sends the page's markup to the background, which keeps it and opens this page
-// as reader.html?id=ID. Here the markup is parsed inert (DOMParser: no script of the page runs, nothing
+// as pages/reader.html?id=ID. Here the markup is parsed inert (DOMParser: no script of the page runs, nothing
 // loads), Readability finds the article, and the article is copied in through an allow-list of
 // elements and attributes: no script, no event handler, no style, no javascript: link reaches this
 // page (which the extension's content security policy forbids as well).
 "use strict";
 (function () {
-  const api = globalThis.browser ?? globalThis.chrome;
+  const api = globalThis.pagesieve.platform.api;
   const $ = (id) => document.getElementById(id);
 
   // What may come through from the page (elements not listed are dropped, their text kept when

@@ -1,0 +1,107 @@
+// The background: the port to the pagesieve host and the named channels of the extension's
+// messages. An ES module: Chromium runs it as the service worker, Firefox as the event page's
+// script (manifest "background", "type": "module"; tools/build_extension.py gives each browser
+// its key). Files: port.js (the native port), requests.js (the host requests a script may
+// send), menus.js (context menu, shortcuts), reader-pages.js (the reader without the host).
+import "../platform.js";
+import "../channels.js";
+import { HOST, createHostPort } from "./port.js";
+import { prepare } from "./requests.js";
+import { setUpMenus } from "./menus.js";
+import { setUpReaderPages } from "./reader-pages.js";
+
+const { platform, createChannels } = globalThis.pagesieve;
+const api = platform.api;
+
+// The one command that registers the host, once the pagesieve program is installed (pipx install
+// of the wheel, README "Installing"); the popup shows it with what needs the host.
+const INSTALL_COMMAND = "pagesieve install-host";
+
+// The host's port. Test hook: the browser tests wrap pagesieveHost.request (to see what is sent)
+// and pagesieveHost.post (to lose a stream's parts), so both are called through this object.
+const host = createHostPort({ connect: () => api.runtime.connectNative(HOST), closedWhy: platform.disconnectError });
+globalThis.pagesieveHost = host;
+
+const failed = (error) => ({
+  ok: false, error: String(error.message || error), hostMissing: platform.hostMissing(error.message), install: INSTALL_COMMAND,
+});
+
+// A host request of one of the extension's scripts, answered with {ok: true, reply} or
+// {ok: false, error, hostMissing, install}.
+async function forward(sender, name, fields) {
+  const prepared = prepare(name, fields, sender, api.runtime.getURL(""));
+  if (prepared.error) return { ok: false, error: prepared.error };
+  try {
+    return { ok: true, reply: await host.request(name, prepared.fields) };
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+const channels = createChannels();
+channels.define("host", (message, sender) => forward(sender, message.request, message.fields || {}));
+
+// The popup's status line: the host's version, or why it cannot be reached.
+channels.define("status", () => host.request("ping", {}).then(
+  (reply) => ({ ok: true, version: reply.version }),
+  (error) => ({ ...failed(error), hostMissing: platform.hostMissing(error.message) || platform.hostMissing(host.lastError()) }),
+));
+
+// The popup's "Open library": a window of its own, started by the host.
+channels.define("library", async () => {
+  const { libraryFolder = "" } = await api.storage.local.get("libraryFolder");
+  try {
+    const reply = await host.request("library", libraryFolder ? { folder: libraryFolder } : {});
+    return reply.ok ? { ok: true } : { ok: false, error: reply.error.message };
+  } catch (error) {
+    return failed(error);
+  }
+});
+
+// A browser test's request to open the options page (content/clean.js, "pagesieve:test-open-options"):
+// Firefox 153's WebDriver BiDi may not navigate to an extension page, so the extension opens it.
+// Honoured only in a development install (a temporary add-on, an unpacked extension); a user's
+// installed extension ignores it. The options page is opened once per background lifetime.
+let testOptionsOpened = false;
+channels.define("testOpenOptions", () => {
+  if (testOptionsOpened) return undefined;
+  api.management.getSelf().then((self) => {
+    if (self.installType !== "development" || testOptionsOpened) return undefined;
+    testOptionsOpened = true;
+    return api.runtime.openOptionsPage();
+  }).catch(() => { testOptionsOpened = false; });
+  return undefined;
+});
+
+// Stream and reader-page ids stay unique when the worker restarts (its counters start again).
+const RUN_PREFIX = "s" + Date.now().toString(36) + "-";
+setUpReaderPages(api, channels, RUN_PREFIX, INSTALL_COMMAND);
+api.runtime.onMessage.addListener(channels.listener);
+
+// A snapshot streamed by a content script (docs/protocol.md, "Streaming a snapshot"): each
+// {type: "part", markup, boxes, fonts} goes on to the host at once as a "part" of this
+// connection's stream, then {type: "request", request, fields} completes it; the answer comes
+// back on the connection.
+let nextStream = 1;
+api.runtime.onConnect.addListener((client) => {
+  if (client.name !== "pagesieve.stream") return;
+  const stream = RUN_PREFIX + nextStream++;
+  let seq = 0;
+  client.onMessage.addListener((message) => {
+    if (!message) return;
+    if (message.type === "part") {
+      host.post("part", { stream, seq: seq++, ack: false, markup: message.markup, boxes: message.boxes, fonts: message.fonts });
+    } else if (message.type === "request") {
+      const fields = message.fields || {};
+      if (seq) fields.stream = stream;
+      forward(client.sender || {}, message.request, fields).then((answer) => {
+        try { client.postMessage(answer); } catch (e) { /* the tab went away */ }
+      });
+    }
+  });
+});
+
+// the browser tests click the menu and press the shortcuts through these
+const { onMenuClick, onCommand } = setUpMenus(api);
+globalThis.pagesieveMenuClick = onMenuClick;
+globalThis.pagesieveCommand = onCommand;

@@ -1,0 +1,160 @@
+// Hiding the noise in place: the blocks the host names are hidden by one attribute and one
+// style rule of ours (nothing of the page is removed or rewritten), and "Show hidden" (the
+// popup's button) outlines them where they are, each labelled with the reason the host gave
+// (reasons.js). Adds `hiding` to globalThis.pagesieve.content; answers the channel "showHidden".
+"use strict";
+(function () {
+  const { content: ps, reasons } = globalThis.pagesieve;
+  const HIDE_ATTR = "data-ps-hidden";
+  const HIDE_RULE = "[" + HIDE_ATTR + "] { display: none !important; }";
+  let sheet = null;            // the page style that hides the noise
+  let hidden = [];             // the hidden elements, in the reply's order
+  let hiddenWhy = new Map();   // hidden element -> [stage, rule, evidence], the host's reason
+  let shown = null;            // "Show hidden": {host, sheet, labels} while the hidden blocks are shown
+
+  // ids: the node ids of a clean reply's "hide"; elements: node id -> element (the snapshot's);
+  // why: the reply's reasons, one per id (docs/protocol.md, "Why a node is hidden").
+  function hide(ids, elements, why) {
+    ids.forEach((id, k) => {
+      const el = elements.get(id);
+      if (!el) return;
+      el.setAttribute(HIDE_ATTR, "");
+      hidden.push(el);
+      if (why && why[k]) hiddenWhy.set(el, why[k]);
+    });
+    sheet = ps.addPageStyle(HIDE_RULE);
+  }
+
+  // Everything hidden shown again: the page as it was.
+  function clear() {
+    showHidden(false);
+    for (const el of hidden) el.removeAttribute(HIDE_ATTR);
+    hidden = [];
+    hiddenWhy = new Map();
+    if (sheet) { ps.removePageStyle(sheet); sheet = null; }
+  }
+
+  // fn() called with the hidden blocks back in the page (a walk of the page as it is), then
+  // hidden again; returns what fn returned.
+  function whileRevealed(fn) {
+    const restore = hidden.slice();
+    for (const el of restore) el.removeAttribute(HIDE_ATTR);
+    try {
+      return fn();
+    } finally {
+      for (const el of restore) el.setAttribute(HIDE_ATTR, "");
+    }
+  }
+
+  // The host's reason for el when el or a block around it is hidden (null when it gave none),
+  // else undefined.
+  function reasonOf(el) {
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      if (n.hasAttribute(HIDE_ATTR)) return hiddenWhy.get(n) || null;
+    }
+    return undefined;
+  }
+
+  const SHOWN_RULE = "[" + HIDE_ATTR + "] { outline: 2px dashed #c62828 !important; outline-offset: -1px !important; }";
+
+  // "Show hidden": the hidden blocks are shown where they are, outlined, each with a label giving
+  // its reason (focusable, in page order; Tab walks them, Esc or the bar's button ends it).
+  // Ending it puts back the hiding style and removes our labels: the page is as it was before.
+  function showHidden(on) {
+    if (!on) {
+      if (!shown) return { ok: true, shown: 0 };
+      shown.host.remove();
+      ps.removePageStyle(shown.sheet);
+      sheet = ps.addPageStyle(HIDE_RULE);
+      window.removeEventListener("keydown", onShownKey, true);
+      window.removeEventListener("resize", placeLabels);
+      shown = null;
+      return { ok: true, shown: 0 };
+    }
+    if (shown) return { ok: true, shown: shown.labels.length };
+    if (!hidden.length) return { ok: false, error: "nothing is hidden on this page: click “Hide noise” first" };
+    ps.clearToast();  // our own note would cover what is shown
+    ps.removePageStyle(sheet);
+    sheet = null;
+    const host = document.createElement("pagesieve-ui");
+    host.dataset.kind = "hidden";
+    host.style.cssText = "all: initial; position: absolute; left: 0; top: 0; width: 0; height: 0; z-index: 2147483647;";
+    const root = host.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = `
+      .why { position: absolute; box-sizing: border-box; width: max-content; max-width: min(560px, 90vw); font: 12px/1.35 system-ui, sans-serif;
+        background: #c62828; color: #fff; padding: 2px 7px; border-radius: 0 0 4px 0; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
+      .why:focus { outline: 3px solid #ffb300; outline-offset: 1px; z-index: 1; }
+      .bar { position: fixed; top: 12px; left: 50%; transform: translateX(-50%); font: 14px/1.4 system-ui, sans-serif;
+        background: #222; color: #fff; padding: 8px 14px; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.3); max-width: 80vw; }
+      .bar button { font: inherit; margin-left: 8px; }
+      kbd { font: inherit; border: 1px solid #777; border-radius: 3px; padding: 0 4px; }`;
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    bar.setAttribute("role", "status");
+    const again = document.createElement("button");
+    again.textContent = "Hide them again";
+    again.addEventListener("click", () => showHidden(false));
+    const tab = document.createElement("kbd");
+    tab.textContent = "Tab";
+    const esc = document.createElement("kbd");
+    esc.textContent = "Esc";
+    bar.append(`${hidden.length} hidden part(s) shown with the reason each was hidden · `, tab, " next · ", esc, " end", again);
+    root.append(style, bar);
+    const labels = [];
+    for (const el of hidden) {
+      const label = document.createElement("div");
+      label.className = "why";
+      label.tabIndex = 0;
+      label.setAttribute("role", "note");
+      label.textContent = "hidden: " + reasons.reasonText(hiddenWhy.get(el));
+      label.addEventListener("focus", () => el.scrollIntoView({ block: "nearest" }));
+      root.append(label);
+      labels.push({ el, label });
+    }
+    document.documentElement.append(host);
+    shown = { host, sheet: ps.addPageStyle(SHOWN_RULE), labels };
+    placeLabels();
+    window.addEventListener("keydown", onShownKey, true);
+    window.addEventListener("resize", placeLabels);
+    again.focus();
+    return { ok: true, shown: labels.length };
+  }
+
+  // Each label at the top left corner of its block, moved down below the label before it where
+  // the two would overlap (blocks one line high, one after the other).
+  function placeLabels() {
+    if (!shown) return;
+    const placed = [];
+    for (const { el, label } of shown.labels) {
+      const r = el.getBoundingClientRect();
+      label.hidden = r.width === 0 && r.height === 0;  // not rendered by the page itself
+      if (label.hidden) continue;
+      const left = r.left + window.scrollX;
+      let top = r.top + window.scrollY;
+      label.style.left = left + "px";
+      label.style.top = top + "px";
+      const size = label.getBoundingClientRect();
+      for (const p of placed) {
+        if (left < p.right && p.left < left + size.width && top < p.bottom && p.top < top + size.height) top = p.bottom;
+      }
+      label.style.top = top + "px";
+      placed.push({ left, right: left + size.width, top, bottom: top + size.height });
+    }
+  }
+
+  function onShownKey(event) {
+    if (event.key === "Escape" && shown && !(ps.picker && ps.picker.open())) {
+      event.stopPropagation();
+      showHidden(false);
+    }
+  }
+
+  ps.on("showHidden", (message) => showHidden(message.on !== false));
+
+  ps.hiding = {
+    hide, clear, whileRevealed, reasonOf, showHidden,
+    count: () => hidden.length,
+    showing: () => Boolean(shown),
+  };
+})();

@@ -1,0 +1,57 @@
+// The content scripts of manifest.json, loaded in its order into one context as the browser
+// loads them into a page: each finds what it needs of the ones before it, and together they
+// answer every channel the background, the popup and the browser tests send to a page.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { EXTENSION, load, plain } from "./load.js";
+import { fakeBrowser } from "./fake-browser.js";
+
+const manifest = JSON.parse(readFileSync(EXTENSION + "manifest.json", "utf8"));
+const scripts = manifest.content_scripts[0].js;
+
+// A page with nothing on it: the scripts touch only these while they load and answer below.
+function page(stored) {
+  const browser = fakeBrowser({ stored });
+  const idle = [];
+  const document = { addEventListener: () => {}, querySelector: () => null };
+  const location = { hostname: "www.example.com", protocol: "https:", href: "https://www.example.com/a" };
+  const context = load(scripts, { chrome: browser.api, document, location, requestIdleCallback: (f) => idle.push(f) });
+  return { browser, context, idle };
+}
+
+test("platform.js and channels.js come first, clean.js (which starts the on-load work) last", () => {
+  assert.deepEqual(scripts.slice(0, 2), ["platform.js", "channels.js"]);
+  assert.equal(scripts.at(-1), "content/clean.js");
+  assert.ok(scripts.indexOf("content/shared.js") < scripts.indexOf("content/reasons.js"));
+});
+
+test("the scripts share one namespace, each adding its part", () => {
+  const { context } = page();
+  assert.deepEqual(Object.keys(context.pagesieve).sort(), ["content", "createChannels", "platform", "reasons"]);
+  const parts = ["hiding", "reader", "saving", "picker", "off", "run"];
+  for (const part of parts) assert.ok(context.pagesieve.content[part], part);
+  assert.equal(typeof context.pagesieveSnapshot, "function");
+  assert.equal(typeof context.pagesieveReferenceLink, "function");
+});
+
+test("every message the extension sends to a page has a channel that answers it", async () => {
+  const { browser } = page();
+  // the types sent by background/menus.js, pages/popup.js and the browser tests
+  const state = await browser.api.send({ type: "pagesieve.state" });
+  assert.deepEqual(plain(state), { ok: true, loaded: false, coldStart: false, mode: "off", hidden: 0, showing: false });
+  assert.deepEqual(plain(await browser.api.send({ type: "pagesieve.showHidden", on: true })),
+    { ok: false, error: "nothing is hidden on this page: click “Hide noise” first" });
+  assert.deepEqual(plain(await browser.api.send({ type: "pagesieve.showHidden", on: false })), { ok: true, shown: 0 });
+  assert.deepEqual(plain(await browser.api.send({ type: "pagesieve.pick", label: "spam" })), { ok: false, error: "label must be noise or content" });
+  assert.deepEqual(plain(await browser.api.send({ type: "pagesieve.run", mode: "tidy" })).error, "mode must be hide, reader, corrections or off");
+});
+
+test("the page's on-load work waits for the page to be idle, and marks the page loaded when done", async () => {
+  const { browser, idle } = page({ learn: { "*": false } });  // learning switched off: nothing to send
+  assert.equal(idle.length, 1);
+  idle[0]();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal((await browser.api.send({ type: "pagesieve.state" })).loaded, true);
+  assert.deepEqual(browser.calls.filter(([name]) => name === "runtime.sendMessage"), []);  // nothing asked of the host
+});

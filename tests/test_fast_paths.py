@@ -1,0 +1,192 @@
+"""The engine's fast paths give the answers of their plain definitions, on real pages.
+
+Each fast path replaced a slower formulation of the same thing (an XPath with ancestor tests per
+text node, one anchor walk per block, four XPath scans); the slow one is written out here and the
+two are compared on pages of the shared datasets, so a change to either is caught.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from lxml import etree
+
+from pagesieve.blocks.segment import segment
+from pagesieve.page.formulas import normalise_formulas
+from pagesieve.page.html import parse_html
+from pagesieve.page.preprocess import HIDDEN_CLASS, preprocess, shown_pieces
+from pagesieve.blocks.signals import _same_site_article, raw_page_signals, same_site_shares
+
+SHOWN_TEXT_XPATH = etree.XPath(
+    ".//text()[not(ancestor::script or ancestor::style or ancestor::template or ancestor::noscript"
+    " or ancestor::textarea or ancestor::*[@hidden]"
+    f" or ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' {HIDDEN_CLASS} ')])]"
+)
+
+
+def _pages(datasets_dir, names=("wcxb_dev", "dragnet", "readability", "zh_cwced"), per=40):
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    out = []
+    for name in names:
+        folder = datasets_dir / name
+        if not folder.is_dir():
+            continue
+        dataset = load_dataset(folder)
+        for record in dataset.rows[:per]:
+            out.append((f"{name}/{record.id}", read_page(dataset, record.id), record.url))
+    if not out:
+        pytest.skip("none of the datasets compared here is present")
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(datasets_dir):
+    return _pages(datasets_dir)
+
+
+def test_shown_pieces_is_the_xpath_of_shown_text(pages):
+    hidden_pages = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        body = page.root.find("body")
+        top = page.root if body is None else body
+        slow = frozenset(" ".join(t.split()) for t in SHOWN_TEXT_XPATH(top))
+        assert shown_pieces(top) == slow, name
+        hidden_pages += len(slow) < len({" ".join(t.split()) for t in top.xpath(".//text()")})
+    assert hidden_pages > 10, "too few pages with unshown text to compare"
+
+
+def test_same_site_shares_are_those_of_each_blocks_anchors(pages):
+    compared = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        blocks = segment(page.root)
+        host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+        fast = same_site_shares(blocks, host)
+        for b in blocks:
+            hrefs = [a.get("href") for a in b.element.iter("a")]
+            hrefs = [h for h in hrefs if h and not h.startswith(("#", "javascript:", "mailto:"))]
+            slow = sum(_same_site_article(h, host) for h in hrefs) / len(hrefs) if hrefs else 0.0
+            assert fast[b.index] == slow, (name, b.index)
+            compared += bool(hrefs)
+    assert compared > 1000
+
+
+def test_raw_page_signals_match_their_xpath_definitions(pages):
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        raw = raw_page_signals(root, url)
+        og = root.xpath("string((//meta[@property='og:type'] | //meta[@name='og:type'])[1]/@content)").strip().lower()
+        assert raw["og_website"] == float(og == "website"), name
+        assert raw["og_article"] == float(og.startswith("article") or og == "blog"), name
+        forms = len(root.xpath("//form"))
+        inputs = len(root.xpath("//input[not(@type='hidden')] | //select | //textarea"))
+        assert raw["forms_log"] == pytest.approx(math.log1p(forms)), name
+        assert raw["inputs_log"] == pytest.approx(math.log1p(inputs)), name
+        kinds = set()
+        for script in root.xpath("//script[@type='application/ld+json']"):
+            try:
+                data = json.loads(script.text or "")
+            except ValueError:
+                continue
+            if isinstance(data, dict) and isinstance(data.get("@type"), str):
+                kinds.add(data["@type"].lower())
+        if "newsarticle" in kinds or "article" in kinds:
+            assert raw["ld_article"] == 1.0, name
+
+
+def test_pages_without_formula_markers_hold_no_formulas(datasets_dir):
+    """The parser's test (``Page.formulas``) lets pre-processing skip the formula search only on
+    pages where the search finds nothing; pages with formulas are found (wcxb_dev and
+    readability hold some)."""
+    with_formulas = 0
+    for name, html, url in _pages(datasets_dir, per=120):
+        page = parse_html(html, url=url)
+        found = normalise_formulas(page.root)
+        if not page.formulas:
+            assert found == 0, name
+        with_formulas += found > 0
+    assert with_formulas > 0, "no page with formulas among those compared"
+
+
+def _class_names(pages):
+    names = set()
+    for _name, html, url in pages:
+        for element in parse_html(html, url=url).root.iter():
+            cls, ident = element.get("class"), element.get("id")
+            if cls or ident:
+                names.add(cls + " " + ident if cls and ident else cls or ident)
+    return names
+
+
+def test_class_evidence_is_that_of_the_readability_patterns(pages):
+    """The class/id evidence (two searches per pattern on lower-cased ASCII) is what one
+    case-insensitive search with each whole Readability-style pattern finds."""
+    from pagesieve.blocks.features import class_evidence
+
+    negative = re.compile(
+        r"nav|menu|foot|header|masthead|sidebar|side-bar|widget|share|sharing|social|related|"
+        r"recommend|promo|sponsor|advert|(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|copyright|"
+        r"comment|disqus|reply|login|signup|subscribe|newsletter|popup|modal|cookie|toolbar|"
+        r"pagination|pager|tagcloud|(?:^|[-_ ])tags?(?:$|[-_ ])|skip|rss|outbrain|taboola|"
+        r"most-?popular|trending|teaser|more-?stories|card|tool", re.IGNORECASE)
+    positive = re.compile(
+        r"article|content|(?:^|[-_ ])body|entry|(?:^|[-_ ])main|(?:^|[-_ ])post|story|(?:^|[-_ ])text|"
+        r"blog|hentry|h-entry|prose|detail|paragraph", re.IGNORECASE)
+    names = _class_names(pages)
+    assert len(names) > 5000
+    found = [0, 0]
+    for name in names:
+        ns, ps, _cm = class_evidence(name)
+        assert (ns, ps) == (negative.search(name) is not None, positive.search(name) is not None), name
+        found[0] += ns
+        found[1] += ps
+    assert min(found) > 100
+
+
+def test_http_addresses_split_as_urlsplit_splits_them(pages):
+    from urllib.parse import urlsplit
+
+    from pagesieve.blocks.signals import _split_http
+
+    hrefs = {"https://user@a.example:8080/p/q?z#f", "http://a.example?x=1#y/z", "https://a.example",
+             "http://a.example#f/g", "https://b\u00e4.example/x", "https://[::1]/x", "HTTPS://A.example/x"}
+    for _name, html, url in pages:
+        hrefs.update(a.get("href") for a in parse_html(html, url=url).root.iter("a") if a.get("href"))
+    fast = 0
+    for href in hrefs:
+        split = _split_http(href)
+        if split is not None:
+            parts = urlsplit(href)
+            assert split == (parts.netloc, parts.path), href
+            fast += 1
+    assert fast > 5000
+
+
+def test_hidden_candidates_hold_every_element_the_hidden_tests_find(pages):
+    """Pre-processing tests for hiding only the elements its XPath lets through; on real pages
+    they are exactly those of the plain selection (every element with ``hidden``, ``style`` or
+    the class token) that the tests find hidden."""
+    from pagesieve.page.preprocess import _MAY_BE_HIDDEN_HTML, _NOT_HIDDEN_TESTED, hidden_copy, is_hidden
+
+    plain = etree.XPath("descendant-or-self::*[@hidden or @style or "
+                        f"contains(concat(' ', normalize-space(@class), ' '), ' {HIDDEN_CLASS} ')]")
+    found = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        body = root.find("body")
+        shown = frozenset(shown_pieces(root if body is None else body))
+
+        def hidden(elements):
+            return [e for e in elements if e.tag not in _NOT_HIDDEN_TESTED and (is_hidden(e) or hidden_copy(e, lambda: shown))]
+
+        fast = hidden(_MAY_BE_HIDDEN_HTML(root))
+        assert fast == hidden(plain(root)), name
+        found += len(fast)
+    assert found > 100
