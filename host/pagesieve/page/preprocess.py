@@ -337,6 +337,11 @@ def disclosure_panel(element: etree._Element, panels: Callable[[], frozenset[str
     and wcxb_dev/4063 (0.996 -> 0.986: PubMed Central's collapsed author affiliations, which its
     truth leaves out); held-out macro F1 is unchanged to four decimals on every dataset. A panel
     that is a copy of text the page shows (:func:`hidden_copy`) still goes.
+
+    Dev gate (the 2026-11-25 model's configuration, ``--cv-variants all+balanced@0.4``, rule
+    removed): wcxb_dev CV 0.8486 without, 0.8488 with (+0.0002: service +0.006, listing +0.004,
+    article +0.001, product -0.012, collection -0.004). A rule of the WAI-ARIA disclosure
+    pattern, not of one page; its gain across the dev split is small.
     """
     ids = panels()
     if not ids:
