@@ -48,12 +48,12 @@ class Analysis:
         blocks: every block, document order. candidates: indices of the classified blocks.
         features: ``(len(candidates), N_FEATURES)`` array.
         box_features: ``(len(candidates), len(layout.BOX_FEATURE_NAMES))`` array
-            (:func:`pagesieve.layout.box_features`, zeros for a page without layout), filled in
+            (:func:`pagesieve.blocks.layout.box_features`, zeros for a page without layout), filled in
             by :func:`model_rows` when a box-aware model first asks; ``None`` until then.
         raw_signals: the page signals read before pre-processing
-            (:func:`pagesieve.signals.raw_page_signals`).
+            (:func:`pagesieve.blocks.signals.raw_page_signals`).
         card_features: ``(len(candidates), len(signals.CARD_COLUMNS))``
-            (:func:`pagesieve.signals.card_columns`), filled in by :func:`model_rows` when a
+            (:func:`pagesieve.blocks.signals.card_columns`), filled in by :func:`model_rows` when a
             model that reads them first asks; ``None`` until then.
         page_type: ``(len(page_type.PAGE_TYPES),)`` probabilities of the page types, filled in by
             :func:`model_rows` for a model with a page-type stage; ``None`` otherwise.
@@ -76,7 +76,7 @@ class Analysis:
 def analyse(page: Page, title_only: bool = False, signals: bool = True, explain: bool = False) -> Analysis:
     """Metadata, pre-processing, segmentation and features of ``page`` (its tree is changed);
     with ``title_only``, the metadata holds the title alone (see :func:`extract_metadata`); with
-    ``signals`` false, the raw page signals (:func:`pagesieve.signals.raw_page_signals`, read
+    ``signals`` false, the raw page signals (:func:`pagesieve.blocks.signals.raw_page_signals`, read
     before pre-processing, for a model with a page-type stage) are not read; with ``explain``,
     the elements pre-processing removes are logged with their reasons
     (:attr:`pagesieve.removal.RemovalLog.preprocessed`)."""
@@ -96,8 +96,8 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
 def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
     """The feature rows ``model`` reads, ``(len(candidates), len(model.meta["features"]))``: the
     first-pass features, then the box features for a box-aware model (zeros where the page has
-    no layout), the card columns (:data:`pagesieve.signals.CARD_COLUMNS`) and the page-type
-    probabilities (:mod:`pagesieve.page_type`) for a model that reads them."""
+    no layout), the card columns (:data:`pagesieve.blocks.signals.CARD_COLUMNS`) and the page-type
+    probabilities (:mod:`pagesieve.classify.page_type`) for a model that reads them."""
     parts = [analysis.features]
     if model.uses_boxes:
         if analysis.box_features is None:  # computed when a model asks: about 4 ms on a 5,000-element page
@@ -120,7 +120,7 @@ def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
 def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
     """Per block (all blocks, document order): True if it is main content. The classifier's
     reason for each block it judged noise is made on request (``analysis.removals.first_pass``,
-    :meth:`pagesieve.classifier.BlockClassifier.reason`), the page rules' as they drop."""
+    :meth:`pagesieve.classify.classifier.BlockClassifier.reason`), the page rules' as they drop."""
     keep = [False] * len(analysis.blocks)
     if analysis.candidates:
         tree = tree_arrays(analysis.blocks)
@@ -250,7 +250,7 @@ def extract_page(
 
     Args:
         page: the page; model: the block classifier (default: the shipped model that suits the
-            page: box-aware for a rendered layout, :func:`pagesieve.classifier.model_for`).
+            page: box-aware for a rendered layout, :func:`pagesieve.classify.model_store.model_for`).
         templates: what the template store learned of the page's site
             (:meth:`~pagesieve.templates.store.TemplateStore.templates_for`), or ``None``;
             its evidence removes the site's boilerplate after classification

@@ -64,7 +64,7 @@ def byline_block(blocks: list[Block], keep: list[bool], byline: str | None) -> i
 
 def title_heading_block(blocks: list[Block], keep: list[bool], title: str | None) -> int | None:
     """The first content block when it is a heading that repeats the article's ``title``
-    (the same tokens, :func:`pagesieve.evaluation.metric.tokens`), else ``None``.
+    (the same tokens, :func:`pagesieve.tokens.tokens`), else ``None``.
 
     The reader view and saved articles show the title in their header; the article's own copy
     of it, first in the body, showed it twice (readability's ``medium-1`` opens with an

@@ -108,7 +108,7 @@ class Block:
     def signature(self) -> tuple[str, str]:
         """``(tag, class)`` with the class's runs of digits removed, so that ``comment-17`` and
         ``comment-18`` match: what look-alike sibling blocks share (comments, forum posts,
-        cards; :func:`pagesieve.features.sibling_runs`, :func:`pagesieve.signals.card_items`).
+        cards; :func:`pagesieve.blocks.features.sibling_runs`, :func:`pagesieve.blocks.signals.card_items`).
         Made once, when first asked for."""
         signature = self._signature
         if signature is None:

@@ -3,7 +3,7 @@ articles" cards, teaser carousels and author boxes (noise) from a listing's card
 posts (content).
 
 Two kinds of columns, both appended after the first-pass features of
-:mod:`pagesieve.features` (the SVM of seed 000 never reads them; the context stage does):
+:mod:`pagesieve.blocks.features` (the SVM of seed 000 never reads them; the context stage does):
 
 - **Card columns** (:func:`card_columns`, one row per candidate block): whether the block lies in
   a run of three or more sibling items of the same tag and class, each a short item led by a
@@ -12,7 +12,7 @@ Two kinds of columns, both appended after the first-pass features of
   of the same site, and whether it holds an e-mail address or a byline.
 - **Page signals** (:func:`page_signals`, one vector per page): cheap counts read from the raw
   page before pre-processing (Open Graph ``og:type``, schema.org ``@type`` in JSON-LD, forms,
-  code, prices, URL path words) and from its blocks. :mod:`pagesieve.page_type` turns them into
+  code, prices, URL path words) and from its blocks. :mod:`pagesieve.classify.page_type` turns them into
   the probabilities of the seven WCXB page types (Foley 2026, WCXB: article, collection,
   documentation, forum, listing, product, service).
 
@@ -20,7 +20,7 @@ The thresholds are the field's usual ones, not tuned on any page: a card run nee
 (the issue's definition of repeated sibling structures), a card is at most
 :data:`CARD_MAX_CHARS` characters, and a link-led item has at least
 :data:`CARD_MIN_LINK_SHARE` of its text in links. Their worth is measured by
-``pagesieve eval --cv 5 wcxb_dev`` (:mod:`pagesieve.evaluation.cv`), as the model card reports.
+``pagesieve-dev eval --cv 5 wcxb_dev`` (:mod:`pagesieve_dev.evaluation.cv`), as the model card reports.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from math import log1p
 from urllib.parse import urlsplit
 
 import numpy as np
-from lxml import etree
 
 from pagesieve.blocks.segment import Block
 
@@ -334,7 +333,7 @@ def _ld_types(data, types: set[str], depth: int) -> None:
 def page_signals(raw: dict[str, float], blocks: Sequence[Block], cards: tuple[list[int], list[int]] | None = None) -> np.ndarray:
     """The page-signal vector (:data:`PAGE_SIGNALS`) of a page: ``raw`` from
     :func:`raw_page_signals` plus counts over its blocks (comment marks are those of
-    :func:`pagesieve.features.is_comment_mark`); ``cards``: the page's :func:`card_items` when
+    :func:`pagesieve.blocks.features.is_comment_mark`); ``cards``: the page's :func:`card_items` when
     already made. Returns ``float64`` ``(len(PAGE_SIGNALS),)``."""
     from pagesieve.blocks.features import is_comment_mark
 

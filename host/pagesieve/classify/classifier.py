@@ -24,7 +24,6 @@ from functools import lru_cache
 import numpy as np
 
 from pagesieve.classify.context import context_features
-from pagesieve.blocks.features import N_FEATURES
 from pagesieve.blocks.layout import BOX_FEATURE_NAMES
 from pagesieve.classify.page_type import PageTypeArrays
 from pagesieve.removal import Removal, rounded

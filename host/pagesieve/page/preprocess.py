@@ -174,7 +174,7 @@ def names_a_control(label: etree._Element) -> bool:
     """True if ``label`` is the caption of a form control: it has a ``for`` attribute or holds
     an ``input``, ``select`` or ``textarea`` (HTML Living Standard §4.10.4, "labeled control").
     Deleting these labels, where other labels are unwrapped, moved held-out macro F1
-    (``pagesieve eval``) by +0.0018 on cleaneval, +0.0014 on wcxb_dev (shop filters such as
+    (``pagesieve-dev eval``) by +0.0018 on cleaneval, +0.0014 on wcxb_dev (shop filters such as
     "Filter Style with value Babydoll"), +0.0013 on dragnet, +0.0002 to +0.0004 on big9,
     l3s_gn1 and readability, -0.0003 on zh_cwced, 0 on daniel."""
     return label.get("for") is not None or next(label.iterdescendants(*FORM_FIELDS), None) is not None
@@ -204,7 +204,7 @@ def revealed_by_script(element: etree._Element, main_chars: Callable[[etree._Ele
     anti-flicker snippets of shop platforms, such as the ``easylockdown-content`` wrapper of
     wcxb_dev/0583, whose whole product description sat in ``<div style="display:none">`` under
     ``<main>`` (F1 0.03, trafilatura 0.71). A browser snapshot has run the scripts, so this only
-    concerns pages read as HTML. Of the 2,024 held-out pages (``pagesieve eval``), it is the
+    concerns pages read as HTML. Of the 2,024 held-out pages (``pagesieve-dev eval``), it is the
     only one this rule changes.
 
     Dev gate (the 2026-11-25 model's configuration, ``--cv-variants all+balanced@0.4``, rule
@@ -290,7 +290,7 @@ def hidden_copy(element: etree._Element, shown: Callable[[], frozenset[str]]) ->
     attribute only): answers of a collapsed FAQ (wcxb_dev/0713) and tab panels a click shows.
     Dropping every element with the class instead lost that FAQ (wcxb_dev 0.8656 -> 0.8637).
 
-    Measured on the held-out pages with the shipped model (``pagesieve eval``): dragnet 0.9223
+    Measured on the held-out pages with the shipped model (``pagesieve-dev eval``): dragnet 0.9223
     -> 0.9293 (online.wsj.com and www.washingtonpost.com); big9, cleaneval, daniel, l3s_gn1,
     wcxb_dev, zh_cwced and readability unchanged to four decimals.
 
@@ -339,7 +339,7 @@ def disclosure_panel(element: etree._Element, panels: Callable[[], frozenset[str
     style="display:none">`` around ``<div role="region" id="accordion-panel-...">``: F1 0.51,
     trafilatura 0.74). Kept, the classifier judges its blocks as any others (0.78). A browser
     snapshot sends no unrendered content, so this only concerns pages read as HTML. Of all
-    3,587 pages of the eight datasets (``pagesieve eval --split all``), it changes two: 0607,
+    3,587 pages of the eight datasets (``pagesieve-dev eval --split all``), it changes two: 0607,
     and wcxb_dev/4063 (0.996 -> 0.986: PubMed Central's collapsed author affiliations, which its
     truth leaves out); held-out macro F1 is unchanged to four decimals on every dataset. A panel
     that is a copy of text the page shows (:func:`hidden_copy`) still goes.

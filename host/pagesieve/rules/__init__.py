@@ -6,5 +6,5 @@ classifier dropped), :mod:`~pagesieve.rules.structures` (tables, lists, figures 
 :mod:`~pagesieve.rules.unrendered` (client-side templates a script never filled in). Each rule
 changes the page's ``keep`` list in place and logs what it drops in the page's
 :class:`~pagesieve.removal.RemovalLog` (stage ``"post-rule"``); each docstring names its
-cross-validated gain on the dev gate (``pagesieve eval --cv 5 wcxb_dev --cv-ablate NAME``).
+cross-validated gain on the dev gate (``pagesieve-dev eval --cv 5 wcxb_dev --cv-ablate NAME``).
 """

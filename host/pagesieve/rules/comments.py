@@ -17,7 +17,7 @@ COMMENT_SECTION_RE = re.compile("comment(?!ary)|disqus")
 """A block whose lower-cased class or id matches this holds readers' comments (``#comments``,
 ``div.comment``, ``#disqus_thread``); the names Mozilla Readability's ``unlikelyCandidates``
 uses for comments, but not "commentary" (an opinion column is an article). Narrower than
-:data:`pagesieve.features.COMMENT_RE`: "reply" and "response" also name the posts of a forum
+:data:`pagesieve.blocks.features.COMMENT_RE`: "reply" and "response" also name the posts of a forum
 thread, which are its content."""
 
 COMMENT_SECTION_MAX_SHARE = 0.5
@@ -27,7 +27,7 @@ page itself (a forum thread, or a class name such as ``comments-open`` on a page
 HEADING_SECTION_MIN_MARKS = 2
 """A section opened by a heading named as comments (``<h2 id="comments">``, its comments flat
 siblings after it, as Movable Type and TypePad blogs write them) is a comment section only when
-at least this many of its blocks are comment marks (:func:`pagesieve.features.is_comment_mark`:
+at least this many of its blocks are comment marks (:func:`pagesieve.blocks.features.is_comment_mark`:
 "Posted by: Ann at September 11, 2012 11:12 AM", "Dave said:"). Markdown renderers give every
 heading an id made from its text, so a documentation page's section titled "Comments" also has
 ``<h2 id="comments">``; its paragraphs carry no such marks and stay."""
@@ -41,7 +41,7 @@ containers, keeps its posts this way (wcxb_dev forums 0545 and 0579)."""
 
 
 def is_forum(page_type: np.ndarray | None) -> bool | None:
-    """Whether the page-type stage (:mod:`pagesieve.page_type`) names ``forum`` the likeliest of
+    """Whether the page-type stage (:mod:`pagesieve.classify.page_type`) names ``forum`` the likeliest of
     the seven WCXB page types for a page, from its probabilities ``(len(PAGE_TYPES),)``;
     ``None`` when the model has no page-type stage."""
     if page_type is None:
@@ -70,7 +70,7 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool], log: RemovalLog
     1,700 characters of post and 65,000 of comments). Readers' comments are not what a reader
     mode shows (Firefox Reader View and trafilatura leave them out by default), but they are
     long, well-written paragraphs, so the classifier keeps many of them, the more so as one
-    training dataset (cleaneval) counts them as content. Measured with ``pagesieve eval`` on the
+    training dataset (cleaneval) counts them as content. Measured with ``pagesieve-dev eval`` on the
     held-out pages: dragnet 0.917 -> 0.921, l3s_gn1 0.942 -> 0.945, wcxb_dev 0.852 -> 0.854,
     cleaneval 0.923 -> 0.922 (its truth keeps comments), the others unchanged. Heading sections
     added later: dragnet 0.9293 -> 0.9339 (R187 0.06 -> 0.96, R196 0.21 -> 0.99), the other seven
@@ -145,7 +145,7 @@ def _comment_reason(opener: Block, total: int) -> Removal:
 
 def comment_marks(blocks: list[Block], indices: Iterable[int]) -> int:
     """How many of the blocks ``indices`` are comment marks
-    (:func:`pagesieve.features.is_comment_mark`, as the classifier's features count them)."""
+    (:func:`pagesieve.blocks.features.is_comment_mark`, as the classifier's features count them)."""
     return sum(1 for i in indices if is_comment_mark(blocks[i], blocks[i].text))
 
 

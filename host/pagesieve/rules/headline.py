@@ -15,7 +15,7 @@ HEADLINE_LOOKBACK = 12
 def headline_block(candidates: Sequence[int], features: np.ndarray, keep: list[bool]) -> int | None:
     """The block holding the article's headline, if the classifier left it out: a block index,
     or ``None``. ``candidates``: the classified blocks; ``features``: their first-pass rows
-    ``(len(candidates), N_FEATURES)`` (:func:`pagesieve.features.block_features`); ``keep``: per
+    ``(len(candidates), N_FEATURES)`` (:func:`pagesieve.blocks.features.block_features`); ``keep``: per
     block, the verdicts so far.
 
     The headline is part of the main content (l3s_gn1 labels it "headline"; big9, dragnet and

@@ -35,7 +35,7 @@ def drop_boilerplate_labels(blocks: list[Block], keep: list[bool], log: RemovalL
 
     The labels sit in the article's flow, between two paragraphs or sections, as short text the
     classifier keeps; the ad itself is gone (a script or an iframe). No dataset's truth counts
-    them as content. On the held-out pages (``pagesieve eval``), 150 labels left the kept text:
+    them as content. On the held-out pages (``pagesieve-dev eval``), 150 labels left the kept text:
     97 ad labels (82 "Advertisement", 9 "(Story continues below)") and 53 back-to-top links;
     macro F1 moves by 0.0001 at most (cleaneval), as each is one to four tokens, but a reader
     sees them in the reader view. Each drop is logged in ``log`` as post-rule ``"ad-label"`` or
