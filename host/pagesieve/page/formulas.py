@@ -207,9 +207,19 @@ def may_hold_formulas(source: str) -> bool:
     """False when the HTML ``source`` holds none of :data:`FORMULA_MARKERS` (case-insensitive),
     so :func:`normalise_formulas` would find nothing: the parser's cheap test (a few substring
     searches, ~0.1 ms on a 100 kB page) that spares pre-processing the three tree searches
-    (~1 ms). Markup written with character references (``&#109;ath/tex``) is not seen."""
-    lower = source.lower()
-    return any(marker in lower for marker in FORMULA_MARKERS)
+    (~1 ms). The source is lower-cased 64 k characters at a time (each slice overlapping the
+    last by a marker's length), so a page of megabytes is not copied whole. Markup written with
+    character references (``&#109;ath/tex``) is not seen."""
+    overlap = max(map(len, FORMULA_MARKERS)) - 1
+    for start in range(0, len(source), _MARKER_SLICE):
+        piece = source[max(0, start - overlap):start + _MARKER_SLICE].lower()
+        if any(marker in piece for marker in FORMULA_MARKERS):
+            return True
+    return False
+
+
+_MARKER_SLICE = 1 << 16
+"""Characters of the source lower-cased at once by :func:`may_hold_formulas`."""
 
 
 def normalise_formulas(root: etree._Element) -> int:
