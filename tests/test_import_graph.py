@@ -1,4 +1,4 @@
-"""The import graph of host/ (tools/import_graph.py, read with ast): no import circles in either
+"""The import graph of host/ and dev/ (tools/import_graph.py, read with ast): no import circles in either
 package (function-level imports count), the user package never imports the developers' package,
 and no module imports another module's private names."""
 

@@ -1,6 +1,8 @@
 """The host as people install it: `python -m build` makes a wheel and an sdist that hold the
-package with its model files and the library window's pages, the developers' package beside it
-(pagesieve_dev, the `pagesieve-dev` command), and nothing of the repository around it; the wheel installed into a fresh venv extracts a page from outside the repository, and its
+package with its model files and the library window's pages, and nothing of the repository around
+it: not the developers' package either (dev/pagesieve_dev, the `pagesieve-dev` command, a
+distribution of its own); the wheel installed into a fresh venv extracts a page from outside the
+repository, and its
 `pagesieve install-host --browser chromium` with an empty HOME writes a manifest whose launcher runs
 that venv's Python. (Chromium with the packaged zip and that installed host:
 tests/e2e/test_packaged.py.)"""
@@ -35,7 +37,7 @@ def test_the_wheel_and_sdist_hold_the_package_and_its_data_alone(built):
             info = z.getinfo(name)
             assert info.file_size > 0 and (info.external_attr >> 16) & 0o170000 != 0o120000, name
         assert z.read("pagesieve/models/blocks.npz") == (REPO / "models/blocks.npz").read_bytes()
-    assert {n.split("/")[0] for n in names} == {"pagesieve", "pagesieve_dev", f"pagesieve-{__version__}.dist-info"}, sorted(names)[:20]
+    assert {n.split("/")[0] for n in names} == {"pagesieve", f"pagesieve-{__version__}.dist-info"}, sorted(names)[:20]
     with tarfile.open(sdist) as t:
         members = [m.name.split("/", 1)[1] for m in t.getmembers() if "/" in m.name]
         models = [m for m in t.getmembers() if m.name.endswith("host/pagesieve/models/blocks.npz")]

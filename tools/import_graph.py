@@ -1,6 +1,6 @@
-"""The import graph of the Python packages under ``host/``, read with :mod:`ast` (nothing is imported).
+"""The import graph of the Python packages under ``host/`` and ``dev/``, read with :mod:`ast` (nothing is imported).
 
-Prints, for the packages named (default: every package folder under ``host/``):
+Prints, for the packages named (default: every package folder under ``host/`` and ``dev/``):
 
 - the N largest modules by line count;
 - the import circles: strongly connected components of the module graph with more than one
@@ -11,7 +11,7 @@ Prints, for the packages named (default: every package folder under ``host/``):
 
 Usage::
 
-    python3 tools/import_graph.py                  # every package under host/
+    python3 tools/import_graph.py                  # every package under host/ and dev/
     python3 tools/import_graph.py --top 10 --json  # machine-readable
 
 :func:`analyse` returns the same facts as a dict; ``tests/test_import_graph.py`` asserts on it.
@@ -26,7 +26,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HOST = Path(__file__).resolve().parent.parent / "host"
+REPO = Path(__file__).resolve().parent.parent
+ROOTS = (REPO / "host", REPO / "dev")
+"""The folders holding the packages: the user's (``host/pagesieve``) and the developers'
+(``dev/pagesieve_dev``)."""
 
 
 @dataclass
@@ -41,10 +44,11 @@ class Module:
     private: list[tuple[str, str, int]] = field(default_factory=list)  # (from module, name, line)
 
 
-def _modules(root: Path, packages: list[str]) -> dict[str, Module]:
-    """Every module of ``packages`` (folders under ``root``), keyed by dotted name."""
+def _modules(roots: tuple[Path, ...], packages: list[str]) -> dict[str, Module]:
+    """Every module of ``packages`` (folders under one of ``roots``), keyed by dotted name."""
     found: dict[str, Module] = {}
     for pkg in packages:
+        root = next((r for r in roots if (r / pkg).is_dir()), roots[0])
         for path in sorted((root / pkg).rglob("*.py")):
             rel = path.relative_to(root).with_suffix("")
             parts = list(rel.parts)
@@ -160,13 +164,14 @@ def _circles(modules: dict[str, Module]) -> list[list[str]]:
     return sorted(out)
 
 
-def analyse(packages: list[str] | None = None, root: Path = HOST,
+def analyse(packages: list[str] | None = None, root: Path | tuple[Path, ...] = ROOTS,
             forbid: list[tuple[str, str]] = ()) -> dict:
     """The facts printed by this tool, as a dict.
 
     Args:
         packages: top-level package folders under ``root`` (default: all that hold ``__init__.py``).
-        root: the folder holding the packages (default ``host/`` of this repository).
+        root: the folder, or folders, holding the packages (default :data:`ROOTS`: ``host/`` and
+            ``dev/`` of this repository).
         forbid: pairs ``(A, B)``: package ``A`` must not import package ``B``.
 
     Returns:
@@ -174,9 +179,10 @@ def analyse(packages: list[str] | None = None, root: Path = HOST,
         "private": [(importer, line, from module, name), ...], "forbidden": [(importer, imported), ...],
         "total_lines": int}``.
     """
+    roots = (root,) if isinstance(root, Path) else tuple(root)
     if packages is None:
-        packages = sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file())
-    modules = _modules(root, packages)
+        packages = sorted({p.name for r in roots for p in r.iterdir() if (p / "__init__.py").is_file()})
+    modules = _modules(roots, packages)
     _scan(modules)
     private = sorted(
         (m.name, line, src, nm) for m in modules.values() for src, nm, line in m.private
@@ -197,7 +203,7 @@ def analyse(packages: list[str] | None = None, root: Path = HOST,
 def main(argv: list[str] | None = None) -> int:
     """Print the report; exit status 1 if there is a circle or a forbidden import, else 0."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("packages", nargs="*", help="package folders under host/ (default: all)")
+    parser.add_argument("packages", nargs="*", help="package folders under host/ or dev/ (default: all)")
     parser.add_argument("--top", type=int, default=10, help="how many of the largest modules to list")
     parser.add_argument("--forbid", action="append", default=[], metavar="A:B",
                         help="package A must not import package B (repeatable)")
