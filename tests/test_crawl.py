@@ -496,3 +496,39 @@ def test_a_damaged_judged_file_is_given_up_for_the_warc_file(crawl, tmp_path):
     assert not path.exists()
     assert _rows(tmp_path / "a") == _rows(tmp_path / "b") and damaged.pages == fresh.pages == len(ids) // 3
     assert damaged.template_pages == damaged.pages
+
+
+def _started_at(path: str) -> tuple[str, int]:
+    import time as _time
+
+    _time.sleep(0.05)
+    return path, _time.monotonic_ns()
+
+
+def test_parts_start_largest_first_on_the_cluster(tmp_path):
+    """The pass's tasks start in the order of :func:`largest_first` (longest processing time
+    first): without explicit priorities, Dask started tasks submitted within 100 ms of each
+    other nearly in reverse, the smallest parts first."""
+    from distributed import Client, LocalCluster
+
+    from pagesieve.crawl.job import _run, largest_first
+
+    paths = []
+    for i, size in enumerate([5, 40, 15, 30, 10, 35, 20, 25, 45, 1]):
+        p = tmp_path / f"part-{i}.warc.gz"
+        p.write_bytes(b"x" * size * 1000)
+        paths.append(str(p))
+    # keys as the job names its tasks (one task group per dataset: Dask assigns such tasks to
+    # workers at once rather than queueing them)
+    names = [f"{'abcde'[i % 5]}set-{i:02d}" for i in range(len(paths))]
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
+            Client(cluster) as c:
+        results = _run(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names)
+    started = [path for path, _t in sorted(results, key=lambda r: r[1])]
+    assert started == [paths[i] for i in largest_first(paths)]
+    # by pages when the count pass gave them: the order of the work, not of the bytes
+    work = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
+            Client(cluster) as c:
+        results = _run(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names, work=work)
+    assert [path for path, _t in sorted(results, key=lambda r: r[1])] == paths[::-1]
