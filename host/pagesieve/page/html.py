@@ -134,7 +134,8 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
         page.warnings.append(_RUNAWAY_TITLE_WARNING)
     if _TOO_DEEP(root):
         page.warnings.append(f"nesting deeper than {LIBXML_MAX_DEPTH} levels was cut by the HTML parser; deeper text is lost")
-    for node_id, element in enumerate(root.iter()):
+    page.proxies = proxies = list(root.iter())  # one proxy per element for the page's life (Page.proxies)
+    for node_id, element in enumerate(proxies):
         if isinstance(element.tag, str):
             element.set(NODE_ID_ATTR, str(node_id))
     title = root.find(".//title")

@@ -68,6 +68,15 @@ class Page:
         formulas: False when the source is known to hold no formula markup
             (:func:`pagesieve.page.formulas.may_hold_formulas`), so pre-processing need not
             look for formulas; True (look) when unknown.
+        proxies: for pages parsed from HTML, every node of the tree as parsed, document order
+            (:func:`pagesieve.page.html.parse_html`); ``None`` otherwise. Never read: held so
+            that lxml keeps one Python proxy per element for the life of the page, and the
+            later walks (pre-processing, segmentation, features, metadata, rendering) reuse
+            them instead of making and freeing a proxy for every element they visit. Elements
+            that pre-processing removes stay in memory until the page is dropped. Measured
+            with ``pagesieve.extract.extract`` over 300 dataset pages, interleaved A/B (4
+            rounds, best of 3 per page): 16.9 -> 15.3 ms a page (-9 %); the crawl's
+            ``judge_record`` over 300 WARC pages (big9, daniel, dragnet): -5 %.
     """
 
     root: etree._Element
@@ -81,6 +90,7 @@ class Page:
     title: str = ""
     warnings: list[str] = field(default_factory=list)
     formulas: bool = True
+    proxies: list | None = field(default=None, repr=False, compare=False)  # see the docstring: held, never read
 
     @property
     def body(self) -> etree._Element:
