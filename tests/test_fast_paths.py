@@ -190,3 +190,19 @@ def test_hidden_candidates_hold_every_element_the_hidden_tests_find(pages):
         assert fast == hidden(plain(root)), name
         found += len(fast)
     assert found > 100
+
+
+def test_formula_markers_read_in_the_utf8_bytes_as_in_the_text(datasets_dir):
+    """The parser's formula test on the UTF-8 bytes gives the answer of the plain test on the
+    text: on dataset pages (Chinese and Greek among them), and on the cases where bytes and
+    text differ (a Kelvin sign that lowers to the k of "katex", U+0130, a lone surrogate,
+    capitals, a marker across a slice boundary)."""
+    from pagesieve.page.formulas import _MARKER_SLICE, may_hold_formulas, utf8_may_hold_formulas
+
+    texts = [html for _name, html, _url in _pages(datasets_dir, names=("wcxb_dev", "daniel", "zh_cwced", "readability"), per=60)]
+    edge = "x" * (_MARKER_SLICE - 3)
+    texts += ["\u212aatex", "<p>\u212aATEX</p>", "\u0130 mjx-cont\u0130ner", "mjx-contaİner", "a\ud800math/tex",
+              "<MATH>", "MathJax", edge + "<math", edge + "katex", "\u4e2d\u6587" * 40000 + "mwe-math-element", "plain"]
+    for text in texts:
+        assert utf8_may_hold_formulas(text, text.encode("utf-8", errors="replace")) == may_hold_formulas(text), text[:80]
+    assert any(may_hold_formulas(t) for t in texts[:-11]) and not all(may_hold_formulas(t) for t in texts[:-11])

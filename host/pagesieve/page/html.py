@@ -10,7 +10,7 @@ from lxml import etree
 
 from pagesieve.errors import InputError
 from pagesieve.page.decode import decode_html
-from pagesieve.page.formulas import may_hold_formulas
+from pagesieve.page.formulas import utf8_may_hold_formulas
 from pagesieve.page.model import NODE_ID_ATTR, Page
 
 MAX_PAGE_BYTES = 32 * 1024 * 1024
@@ -115,7 +115,10 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     # The text is decoded already: hand libxml2 UTF-8 bytes with the encoding fixed, so that
     # no <?xml encoding?> or <meta charset> inside the page can make it decode them again.
     # Deleting these bytes from UTF-8 is safe: bytes below 0x80 only ever encode ASCII.
-    data = text.encode("utf-8", errors="replace").translate(None, _CONTROL_BYTES)
+    encoded = text.encode("utf-8", errors="replace")
+    formulas = utf8_may_hold_formulas(text, encoded)  # may_hold_formulas(text), read in the bytes
+    data = encoded.translate(None, _CONTROL_BYTES)
+    del encoded
     data = _SELF_CLOSED_ROOT.sub(lambda m: b"<" + m.group(1) + (m.group(2) or b"") + b">", data)
     data = _END_OF_DOCUMENT.sub(b"", data)
     repaired = close_runaway_title(data)
@@ -129,7 +132,7 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
         raise InputError("the page could not be parsed as HTML")
     _repair_head(root)
     _unnest_void(root)
-    page = Page(root=root, url=url, source="html", formulas=may_hold_formulas(text))
+    page = Page(root=root, url=url, source="html", formulas=formulas)
     if repaired is not None:
         page.warnings.append(_RUNAWAY_TITLE_WARNING)
     if _TOO_DEEP(root):
