@@ -73,10 +73,11 @@ class Page:
             that lxml keeps one Python proxy per element for the life of the page, and the
             later walks (pre-processing, segmentation, features, metadata, rendering) reuse
             them instead of making and freeing a proxy for every element they visit. Elements
-            that pre-processing removes stay in memory until the page is dropped. Measured
-            with ``pagesieve.extract.extract`` over 300 dataset pages, interleaved A/B (4
-            rounds, best of 3 per page): 16.9 -> 15.3 ms a page (-9 %); the crawl's
-            ``judge_record`` over 300 WARC pages (big9, daniel, dragnet): -5 %.
+            that pre-processing removes stay in memory until the page is dropped (peak RSS of
+            ``pagesieve-dev bench`` over all datasets: 136 MB without, 134 with). Measured in
+            one process, held and dropped alternating page by page (best of 5, 300 pages, two
+            runs): ``extract`` over dataset pages -0.6 % and -1.1 %, judging WARC pages as
+            the crawl does (judge, facts, summary, frame) -2.7 % and -0.6 %.
     """
 
     root: etree._Element
