@@ -206,3 +206,46 @@ def test_formula_markers_read_in_the_utf8_bytes_as_in_the_text(datasets_dir):
     for text in texts:
         assert utf8_may_hold_formulas(text, text.encode("utf-8", errors="replace")) == may_hold_formulas(text), text[:80]
     assert any(may_hold_formulas(t) for t in texts[:-11]) and not all(may_hold_formulas(t) for t in texts[:-11])
+
+
+def test_page_facts_leaves_are_leaf_texts_with_their_blocks(pages):
+    """``page_facts`` reads the leaves with the leaf test inlined: the leaves of
+    :func:`~pagesieve.templates.library.leaf_text` under the first block, each with the block
+    found by walking up to the nearest block element."""
+    from pagesieve.templates.evidence import page_facts
+    from pagesieve.templates.library import leaf_text
+
+    compared = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        blocks = segment(page.root)
+        if not blocks:
+            continue
+        block_of = {b.element: b.index for b in blocks}
+        slow = []
+        for element in blocks[0].element.iter(etree.Element):
+            text = leaf_text(element)
+            if text is None:
+                continue
+            owner = element
+            while owner is not None and owner not in block_of:
+                owner = owner.getparent()
+            slow.append((element.tag, text, -1 if owner is None else block_of[owner]))
+        assert page_facts(blocks).leaves == slow, name
+        compared += len(slow)
+    assert compared > 10000
+
+
+def test_commas_are_those_of_the_comma_pattern(pages):
+    """The container vote counts commas with ``str.count``: the number of matches of the pattern."""
+    from pagesieve.blocks.features import _COMMA_RE, _commas
+
+    texts = ["a, b\uff0c c\u3001 d,,", "\u4e2d\u6587\uff0c\u4e2d\u6587", "", "no commas", "\uff0c" * 3]
+    for _name, html, url in pages[:60]:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        texts += [b.text for b in segment(page.root)]
+    for text in texts:
+        assert _commas(text) == len(_COMMA_RE.findall(text)), text[:80]
+    assert sum(map(_commas, texts)) > 1000
