@@ -249,3 +249,18 @@ def test_commas_are_those_of_the_comma_pattern(pages):
     for text in texts:
         assert _commas(text) == len(_COMMA_RE.findall(text)), text[:80]
     assert sum(map(_commas, texts)) > 1000
+
+
+def test_node_ids_are_the_positions_in_document_order(pages):
+    """The parser takes node ids from a table of formatted numbers, then formats the rest: each
+    element's id is ``str`` of its position among the tree's nodes, past the table's end too."""
+    from pagesieve.page.html import _NODE_IDS
+    from pagesieve.page.model import NODE_ID_ATTR
+
+    big = "<html><body>" + "<p>x</p>" * (len(_NODE_IDS) + 500) + "</body></html>"
+    for name, html, url in [*pages[:40], ("big", big, None)]:
+        root = parse_html(html, url=url).root
+        nodes = list(root.iter())
+        assert [e.get(NODE_ID_ATTR) for e in nodes if isinstance(e.tag, str)] == \
+            [str(k) for k, e in enumerate(nodes) if isinstance(e.tag, str)], name
+    assert len(nodes) > len(_NODE_IDS)
