@@ -264,3 +264,20 @@ def test_node_ids_are_the_positions_in_document_order(pages):
         assert [e.get(NODE_ID_ATTR) for e in nodes if isinstance(e.tag, str)] == \
             [str(k) for k, e in enumerate(nodes) if isinstance(e.tag, str)], name
     assert len(nodes) > len(_NODE_IDS)
+
+
+def test_comment_mark_made_once_is_is_comment_mark(pages):
+    """``comment_mark`` keeps each block's answer for the features, the page signals and the
+    comment rule: the answer of ``is_comment_mark`` on the block's text, asked first or again."""
+    from pagesieve.blocks.features import block_features, comment_mark, is_comment_mark
+
+    marked = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        blocks = segment(page.root)
+        block_features(blocks, page.title)  # fills some of the answers first
+        for b in blocks:
+            assert comment_mark(b) == is_comment_mark(b, b.text) == comment_mark(b), (name, b.index)
+            marked += comment_mark(b)
+    assert marked > 50

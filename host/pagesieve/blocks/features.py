@@ -306,6 +306,17 @@ def is_comment_mark(block: Block, text: str) -> bool:
     return 0 < block.chars < COMMENT_MARK_MAX_CHARS and _may_mark(text) and COMMENT_MARK_RE.search(text) is not None
 
 
+def comment_mark(block: Block) -> bool:
+    """:func:`is_comment_mark` of ``block`` and its :attr:`~pagesieve.blocks.segment.Block.text`,
+    made once per block: the features (:func:`block_features`), the page signals
+    (:func:`pagesieve.blocks.signals.page_signals`) and the comment rule
+    (:func:`pagesieve.rules.comments.comment_marks`) all ask for the same blocks."""
+    mark = block._comment_mark
+    if mark is None:
+        mark = block._comment_mark = is_comment_mark(block, block.text)
+    return mark
+
+
 def sibling_runs(blocks: Sequence[Block]) -> list[int]:
     """Per block, how many of its parent's child blocks share its tag and class (digits removed,
     so ``comment-17`` and ``comment-18`` match); 1 for a block with no such sibling."""
@@ -446,7 +457,7 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     # comment marks in short blocks, OR-ed up the block tree (every block with text is a candidate)
     marks = [False] * n_blocks
     for i, text in text_of.items():
-        if is_comment_mark(blocks[i], text):
+        if comment_mark(blocks[i]):  # is_comment_mark(blocks[i], text), made once
             marks[i] = True
     for b in reversed(blocks):
         if marks[b.index] and b.parent >= 0:
