@@ -190,3 +190,94 @@ def test_hidden_candidates_hold_every_element_the_hidden_tests_find(pages):
         assert fast == hidden(plain(root)), name
         found += len(fast)
     assert found > 100
+
+
+def test_formula_markers_read_in_the_utf8_bytes_as_in_the_text(datasets_dir):
+    """The parser's formula test on the UTF-8 bytes gives the answer of the plain test on the
+    text: on dataset pages (Chinese and Greek among them), and on the cases where bytes and
+    text differ (a Kelvin sign that lowers to the k of "katex", U+0130, a lone surrogate,
+    capitals, a marker across a slice boundary)."""
+    from pagesieve.page.formulas import _MARKER_SLICE, may_hold_formulas, utf8_may_hold_formulas
+
+    texts = [html for _name, html, _url in _pages(datasets_dir, names=("wcxb_dev", "daniel", "zh_cwced", "readability"), per=60)]
+    edge = "x" * (_MARKER_SLICE - 3)
+    texts += ["\u212aatex", "<p>\u212aATEX</p>", "\u0130 mjx-cont\u0130ner", "mjx-contaİner", "a\ud800math/tex",
+              "<MATH>", "MathJax", edge + "<math", edge + "katex", "\u4e2d\u6587" * 40000 + "mwe-math-element", "plain"]
+    for text in texts:
+        assert utf8_may_hold_formulas(text, text.encode("utf-8", errors="replace")) == may_hold_formulas(text), text[:80]
+    assert any(may_hold_formulas(t) for t in texts[:-11]) and not all(may_hold_formulas(t) for t in texts[:-11])
+
+
+def test_page_facts_leaves_are_leaf_texts_with_their_blocks(pages):
+    """``page_facts`` reads the leaves with the leaf test inlined: the leaves of
+    :func:`~pagesieve.templates.library.leaf_text` under the first block, each with the block
+    found by walking up to the nearest block element."""
+    from pagesieve.templates.evidence import page_facts
+    from pagesieve.templates.library import leaf_text
+
+    compared = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        blocks = segment(page.root)
+        if not blocks:
+            continue
+        block_of = {b.element: b.index for b in blocks}
+        slow = []
+        for element in blocks[0].element.iter(etree.Element):
+            text = leaf_text(element)
+            if text is None:
+                continue
+            owner = element
+            while owner is not None and owner not in block_of:
+                owner = owner.getparent()
+            slow.append((element.tag, text, -1 if owner is None else block_of[owner]))
+        assert page_facts(blocks).leaves == slow, name
+        compared += len(slow)
+    assert compared > 10000
+
+
+def test_commas_are_those_of_the_comma_pattern(pages):
+    """The container vote counts commas with ``str.count``: the number of matches of the pattern."""
+    from pagesieve.blocks.features import _COMMA_RE, _commas
+
+    texts = ["a, b\uff0c c\u3001 d,,", "\u4e2d\u6587\uff0c\u4e2d\u6587", "", "no commas", "\uff0c" * 3]
+    for _name, html, url in pages[:60]:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        texts += [b.text for b in segment(page.root)]
+    for text in texts:
+        assert _commas(text) == len(_COMMA_RE.findall(text)), text[:80]
+    assert sum(map(_commas, texts)) > 1000
+
+
+def test_node_ids_are_the_positions_in_document_order(pages):
+    """The parser takes node ids from a table of formatted numbers, then formats the rest: each
+    element's id is ``str`` of its position among the tree's nodes, past the table's end too."""
+    from pagesieve.page.html import _NODE_IDS
+    from pagesieve.page.model import NODE_ID_ATTR
+
+    big = "<html><body>" + "<p>x</p>" * (len(_NODE_IDS) + 500) + "</body></html>"
+    for name, html, url in [*pages[:40], ("big", big, None)]:
+        root = parse_html(html, url=url).root
+        nodes = list(root.iter())
+        assert [e.get(NODE_ID_ATTR) for e in nodes if isinstance(e.tag, str)] == \
+            [str(k) for k, e in enumerate(nodes) if isinstance(e.tag, str)], name
+    assert len(nodes) > len(_NODE_IDS)
+
+
+def test_comment_mark_made_once_is_is_comment_mark(pages):
+    """``comment_mark`` keeps each block's answer for the features, the page signals and the
+    comment rule: the answer of ``is_comment_mark`` on the block's text, asked first or again."""
+    from pagesieve.blocks.features import block_features, comment_mark, is_comment_mark
+
+    marked = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        blocks = segment(page.root)
+        block_features(blocks, page.title)  # fills some of the answers first
+        for b in blocks:
+            assert comment_mark(b) == is_comment_mark(b, b.text) == comment_mark(b), (name, b.index)
+            marked += comment_mark(b)
+    assert marked > 50

@@ -81,6 +81,7 @@ class Block:
     pre: bool = False
     _text: str | None = field(default=None, repr=False, compare=False)
     _signature: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+    _comment_mark: bool | None = field(default=None, repr=False, compare=False)  # pagesieve.blocks.features.comment_mark
 
     @property
     def tag(self) -> str:

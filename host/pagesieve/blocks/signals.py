@@ -335,7 +335,7 @@ def page_signals(raw: dict[str, float], blocks: Sequence[Block], cards: tuple[li
     :func:`raw_page_signals` plus counts over its blocks (comment marks are those of
     :func:`pagesieve.blocks.features.is_comment_mark`); ``cards``: the page's :func:`card_items` when
     already made. Returns ``float64`` ``(len(PAGE_SIGNALS),)``."""
-    from pagesieve.blocks.features import is_comment_mark
+    from pagesieve.blocks.features import comment_mark
 
     v = dict.fromkeys(PAGE_SIGNALS, 0.0)
     comment_marks = 0
@@ -354,7 +354,7 @@ def page_signals(raw: dict[str, float], blocks: Sequence[Block], cards: tuple[li
                 text = b.text
                 if "$" in text or "€" in text or "£" in text or "USD" in text or "EUR" in text or "GBP" in text:
                     prices += len(_PRICE_RE.findall(text))
-                comment_marks += is_comment_mark(b, text)
+                comment_marks += comment_mark(b)  # is_comment_mark(b, text), made once
             if b.pre or b.tag == "pre":
                 code += 1
         card, _runs = cards if cards is not None else card_items(blocks)

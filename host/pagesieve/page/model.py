@@ -68,6 +68,16 @@ class Page:
         formulas: False when the source is known to hold no formula markup
             (:func:`pagesieve.page.formulas.may_hold_formulas`), so pre-processing need not
             look for formulas; True (look) when unknown.
+        proxies: for pages parsed from HTML, every node of the tree as parsed, document order
+            (:func:`pagesieve.page.html.parse_html`); ``None`` otherwise. Never read: held so
+            that lxml keeps one Python proxy per element for the life of the page, and the
+            later walks (pre-processing, segmentation, features, metadata, rendering) reuse
+            them instead of making and freeing a proxy for every element they visit. Elements
+            that pre-processing removes stay in memory until the page is dropped (peak RSS of
+            ``pagesieve-dev bench`` over all datasets: 136 MB without, 134 with). Measured in
+            one process, held and dropped alternating page by page (best of 5, 300 pages, two
+            runs): ``extract`` over dataset pages -0.6 % and -1.1 %, judging WARC pages as
+            the crawl does (judge, facts, summary, frame) -2.7 % and -0.6 %.
     """
 
     root: etree._Element
@@ -81,6 +91,7 @@ class Page:
     title: str = ""
     warnings: list[str] = field(default_factory=list)
     formulas: bool = True
+    proxies: list | None = field(default=None, repr=False, compare=False)  # see the docstring: held, never read
 
     @property
     def body(self) -> etree._Element:

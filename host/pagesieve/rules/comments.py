@@ -9,7 +9,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from pagesieve.blocks.segment import HEADING_TAGS, Block, subtree_ends
-from pagesieve.blocks.features import is_comment_mark
+from pagesieve.blocks.features import comment_mark
 from pagesieve.classify.page_type import PAGE_TYPES
 from pagesieve.removal import Removal, RemovalLog
 
@@ -146,7 +146,7 @@ def _comment_reason(opener: Block, total: int) -> Removal:
 def comment_marks(blocks: list[Block], indices: Iterable[int]) -> int:
     """How many of the blocks ``indices`` are comment marks
     (:func:`pagesieve.blocks.features.is_comment_mark`, as the classifier's features count them)."""
-    return sum(1 for i in indices if is_comment_mark(blocks[i], blocks[i].text))
+    return sum(1 for i in indices if comment_mark(blocks[i]))  # is_comment_mark(blocks[i], blocks[i].text), made once
 
 
 def heading_section(blocks: list[Block], heading: Block) -> list[int]:

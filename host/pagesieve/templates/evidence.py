@@ -214,9 +214,12 @@ def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None) -
     block_of = {b.element: b.index for b in blocks}
     leaves = []
     for element in blocks[0].element.iter(etree.Element):
-        text = leaf_text(element)
-        if text is None:
+        if len(element):  # leaf_text inlined (a call per element cost a fifth of the walk)
             continue
+        text = element.text
+        if not text or text.isspace():
+            continue
+        text = " ".join(text.split())
         owner = element
         while owner is not None and owner not in block_of:
             owner = owner.getparent()
