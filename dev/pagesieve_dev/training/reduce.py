@@ -221,6 +221,59 @@ def candidate_rows(pages) -> np.ndarray:
     return np.vstack(rows) if rows else np.zeros((0, N_FEATURES))
 
 
+HELD_OUT = ("big9", "cleaneval", "daniel", "dragnet", "l3s_gn1", "readability", "wcxb_dev", "zh_cwced")
+"""The datasets whose held-out pages :func:`agreement` reads (those of ``pagesieve-dev eval``)."""
+
+
+def agreement(old, new, datasets_dir: Path, split: dict, names=HELD_OUT, limit: int | None = None) -> list[str]:
+    """How far two run-time models (:class:`pagesieve.classify.classifier.BlockClassifier`)
+    differ on the held-out pages of ``split``: each page is analysed once, both SVMs' decisions
+    are compared on its candidate blocks, and both models' final verdicts (classifier then
+    :func:`pagesieve.extract.settle`, as :func:`pagesieve.extract.classify` makes them) on all
+    its blocks. Returns the printed lines, one per dataset and one for all: max, mean and 99th
+    percentile of the absolute decision difference, blocks and pages whose verdict changed."""
+    from pagesieve.extract import analyse, classify
+    from pagesieve.page.html import parse_html
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    lines, every = [], []
+    blocks = changed = pages = pages_changed = 0
+    for name in names:
+        if not (datasets_dir / name).is_dir():
+            continue
+        dataset = load_dataset(datasets_dir / name)
+        ids = split["datasets"].get(name, {}).get("test", [])[:limit] if limit else split["datasets"].get(name, {}).get("test", [])
+        diffs, n_blocks, n_changed, n_pages = [], 0, 0, 0
+        for page_id in ids:
+            try:
+                a = analyse(parse_html(read_page(dataset, page_id), url=dataset.record(page_id).url))
+            except Exception as exc:  # noqa: BLE001 - a broken page is counted out, as eval does
+                print(f"  {name}/{page_id}: skipped ({exc})", file=sys.stderr)
+                continue
+            if not a.candidates:
+                continue
+            diffs.append(np.abs(old.decision(a.features) - new.decision(a.features)))
+            moved = sum(x != y for x, y in zip(classify(a, old), classify(a, new)))
+            n_blocks += len(a.blocks)
+            n_changed += moved
+            n_pages += moved > 0
+            pages += 1
+        if not diffs:
+            continue
+        d = np.concatenate(diffs)
+        every.append(d)
+        blocks, changed, pages_changed = blocks + n_blocks, changed + n_changed, pages_changed + n_pages
+        lines.append(f"{name}: {len(ids)} pages, {len(d)} candidate blocks; |decision difference| max {d.max():.4f} "
+                     f"mean {d.mean():.5f} p99 {np.percentile(d, 99):.4f}; final verdicts changed {n_changed} of "
+                     f"{n_blocks} blocks, on {n_pages} pages")
+    if every:
+        d = np.concatenate(every)
+        lines.append(f"all: {len(d)} candidate blocks; |decision difference| max {d.max():.4f} mean {d.mean():.5f}; "
+                     f"final verdicts changed {changed} of {blocks} blocks ({changed / max(blocks, 1):.5f}), "
+                     f"on {pages_changed} of {pages} pages")
+    return lines
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``reduce`` options."""
     from pagesieve_dev.training.train import MODELS_DIR, SEED
@@ -232,10 +285,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split-file", type=Path, default=None, help="split whose training pages give the rows (default: the model's folder's split.json)")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--agreement", type=Path, default=None, metavar="OLD",
+                        help="fit nothing: compare the model OLD (e.g. the archive before the reduction) with --model "
+                        "on the held-out pages of the split (decision differences, verdicts changed)")
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run ``pagesieve-dev reduce``: fit the reduced set of ``--model``'s SVM on the candidate rows
+    """Run ``pagesieve-dev reduce``: with ``--agreement OLD``, print :func:`agreement` and stop;
+    else fit the reduced set of ``--model``'s SVM on the candidate rows
     of the split's training pages, store it in the archive (and its compiled twin), record its
     facts under ``svm_reduced`` in the meta (and in ``training.json`` beside the model when there
     is one). Prints the check figures.
@@ -251,9 +308,16 @@ def main(args: argparse.Namespace) -> int:
     datasets_dir = args.datasets or default_datasets_dir()
     if datasets_dir is None or not Path(datasets_dir).is_dir():
         raise DatasetError("datasets folder not found: pass --datasets or set PAGESIEVE_DATASETS")
-    fitted = load_fitted(args.model)
     split_path = args.split_file or args.model.with_name("split.json")
     split = json.loads(Path(split_path).read_text(encoding="utf-8"))
+    if args.agreement is not None:
+        from pagesieve.classify.model_store import load_model
+
+        for line in agreement(load_model(args.agreement), load_model(args.model), Path(datasets_dir), split,
+                              limit=args.limit):
+            print(line)
+        return 0
+    fitted = load_fitted(args.model)
     pages, _sources = collect(Path(datasets_dir), split, "train", args.limit)
     reduced, info = reduce_svm(fitted.estimator, candidate_rows(pages), args.centres, args.seed)
     fitted.reduced = reduced
