@@ -279,6 +279,60 @@ def agreement(old, new, datasets_dir: Path, split: dict, names=HELD_OUT, limit: 
     return lines
 
 
+def speed_ab(old, new, datasets_dir: Path, names=HELD_OUT, pages: int = 400, rounds: int = 8, seed: int = 7) -> list[str]:
+    """Interleaved A/B timing of two run-time models in one process (the machine is shared: one
+    run of each, one after the other, would measure the load): ``pages`` pages drawn with
+    ``seed`` evenly from ``names`` (any split side), then ``rounds`` rounds, the models' order
+    alternating, each timing :func:`pagesieve.extract.extract` over every page and
+    :meth:`~pagesieve.classify.classifier.BlockClassifier.decision` over their feature rows
+    (three times, averaged). Returns the printed lines: per round, then min and median per
+    model in ms per page and the new/old ratios."""
+    import random
+
+    from pagesieve.extract import analyse, extract
+    from pagesieve.page.html import parse_html
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    draw = random.Random(seed)
+    sources = []
+    for name in names:
+        if (datasets_dir / name).is_dir():
+            dataset = load_dataset(datasets_dir / name)
+            for page_id in draw.sample(list(dataset.ids), min(len(dataset.ids), pages // len(names))):
+                sources.append((read_page(dataset, page_id), dataset.record(page_id).url))
+    rows = [analyse(parse_html(html, url=url)).features for html, url in sources]
+    models = {"old": old, "new": new}
+    for model in models.values():  # warm-up
+        for html, url in sources[:20]:
+            extract(html, url, model=model)
+    took = {"old": [], "new": []}
+    decided = {"old": [], "new": []}
+    lines = [f"{len(sources)} pages, {sum(len(r) for r in rows)} candidate rows; centres old {len(old.svm.support)}, "
+             f"new {len(new.svm.support)}"]
+    for r in range(rounds):
+        order = ("old", "new") if r % 2 == 0 else ("new", "old")
+        for tag in order:
+            t = time.perf_counter()
+            for html, url in sources:
+                extract(html, url, model=models[tag])
+            took[tag].append((time.perf_counter() - t) * 1000 / len(sources))
+        for tag in order:
+            t = time.perf_counter()
+            for _ in range(3):
+                for x in rows:
+                    models[tag].decision(x)
+            decided[tag].append((time.perf_counter() - t) * 1000 / 3 / len(sources))
+        lines.append(f"round {r}: extract old {took['old'][-1]:.2f} new {took['new'][-1]:.2f} ms/page; "
+                     f"decision old {decided['old'][-1]:.3f} new {decided['new'][-1]:.3f} ms/page")
+    for tag in ("old", "new"):
+        lines.append(f"{tag}: extract min {min(took[tag]):.2f} median {np.median(took[tag]):.2f} ms/page; "
+                     f"decision min {min(decided[tag]):.3f} median {np.median(decided[tag]):.3f} ms/page")
+    ratio = np.array(took["new"]) / np.array(took["old"])
+    lines.append(f"new/old: extract median {np.median(took['new']) / np.median(took['old']):.3f} (per round {np.median(ratio):.3f}); "
+                 f"decision median {np.median(decided['new']) / np.median(decided['old']):.3f}")
+    return lines
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``reduce`` options."""
     from pagesieve_dev.training.train import MODELS_DIR, SEED
@@ -293,6 +347,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agreement", type=Path, default=None, metavar="OLD",
                         help="fit nothing: compare the model OLD (e.g. the archive before the reduction) with --model "
                         "on the held-out pages of the split (decision differences, verdicts changed)")
+    parser.add_argument("--speed", type=int, default=None, metavar="PAGES",
+                        help="with --agreement: time OLD and --model instead, interleaved in one process over PAGES "
+                        "pages drawn from the eight datasets (8 rounds)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -318,9 +375,13 @@ def main(args: argparse.Namespace) -> int:
     if args.agreement is not None:
         from pagesieve.classify.model_store import load_model
 
-        for line in agreement(load_model(args.agreement), load_model(args.model), Path(datasets_dir), split,
-                              limit=args.limit):
-            print(line)
+        old, new = load_model(args.agreement), load_model(args.model)
+        if getattr(args, "speed", None):
+            lines = speed_ab(old, new, Path(datasets_dir), pages=args.speed)
+        else:
+            lines = agreement(old, new, Path(datasets_dir), split, limit=args.limit)
+        for line in lines:
+            print(line, flush=True)
         return 0
     fitted = load_fitted(args.model)
     pages, _sources = collect(Path(datasets_dir), split, "train", args.limit)
