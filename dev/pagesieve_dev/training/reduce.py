@@ -160,8 +160,8 @@ def reduce_svm(estimator, x: np.ndarray, centres: int = REDUCED_CENTRES, seed: i
 
     Args:
         estimator: the fitted pipeline; x: ``(n, n_features)`` unscaled rows of real pages (the
-            training pages' candidate blocks), from which ``fit_rows`` are drawn for the fit and
-            up to 20,000 others to check it; centres: how many (fewer than the support vectors).
+            training pages' candidate blocks), from which ``fit_rows`` (at most four fifths) are
+            drawn for the fit and up to 20,000 others to check it; centres: how many (fewer than the support vectors).
 
     Returns:
         ``(reduced, info)``: ``{"centres", "beta", "intercept"}`` as
@@ -183,7 +183,8 @@ def reduce_svm(estimator, x: np.ndarray, centres: int = REDUCED_CENTRES, seed: i
         raise ValueError(f"{len(x)} rows cannot fit {centres} centres")
     t0 = time.perf_counter()
     order = np.random.default_rng(seed).permutation(len(x))
-    fit_idx, check_idx = order[:fit_rows], order[fit_rows:fit_rows + 20000]
+    n_fit = max(centres, min(fit_rows, int(len(x) * 0.8)))  # a fifth of a small sample is kept to check
+    fit_idx, check_idx = order[:n_fit], order[n_fit:n_fit + 20000]
     scaler = estimator.named_steps["scale"]
     z_fit = scaler.transform(x[fit_idx])
     target = full_decision(estimator, z_fit)
