@@ -50,14 +50,63 @@ def test_shipped_twin_was_compiled_from_the_shipped_archive(model, fitted, examp
 
     with np.load(compiled_path(SHIPPED_MODEL), allow_pickle=False) as data:
         assert str(data["source_sha256"]) == hashlib.sha256(SHIPPED_MODEL.read_bytes()).hexdigest()
-    np.testing.assert_allclose(model.decision(example_rows), fitted.estimator.decision_function(example_rows), atol=1e-2)
+    np.testing.assert_allclose(model.decision(example_rows), fitted.decision_function(example_rows), atol=1e-2)
 
 
 def test_fast_decision_equals_scikit_learn(model, fitted, example_rows):
+    """The compiled stage 1 (single precision) gives the decision of record: the reduced set's in
+    float64 when the model has one (FittedModel.decision_function), else SVC.decision_function."""
     ours = model.decision(example_rows)
-    theirs = fitted.estimator.decision_function(example_rows)
+    theirs = fitted.decision_function(example_rows)
     np.testing.assert_allclose(ours, theirs, atol=1e-2)  # single precision, see SvmArrays.decision
     assert ((ours > 0) == (theirs > 0)).mean() > 0.98
+
+
+def test_reduced_set_gives_the_full_svms_decisions(model, fitted, example_rows):
+    """The shipped SVM runs on its reduced set (``pagesieve-dev reduce``): a quarter of the
+    support vectors or fewer as centres, and on the example page's rows the full SVC's
+    decisions to within 0.1, the same sign wherever the SVC is not within 0.05 of the cut."""
+    from pagesieve.classify.model_store import compile_svm
+
+    assert fitted.reduced is not None and "svm_reduced" in model.meta
+    svm = fitted.estimator.named_steps["svm"]
+    assert len(model.svm.support) == len(fitted.reduced["centres"]) <= len(svm.support_vectors_) // 4
+    full = fitted.estimator.decision_function(example_rows)
+    ours = model.decision(example_rows)
+    np.testing.assert_allclose(ours, full, atol=0.1)
+    clear = np.abs(full) > 0.05
+    assert ((ours > 0) == (full > 0))[clear].all()
+    whole = compile_svm(fitted.estimator)  # the full SVM still compiles, as before
+    assert len(whole.support) == len(svm.support_vectors_)
+    np.testing.assert_allclose(whole.decision(example_rows), full, atol=1e-2)
+
+
+def test_reduce_svm_on_a_small_problem_round_trips(tmp_path, fitted):
+    """reduce_svm on a synthetic two-class problem: far fewer centres, the same decisions to
+    within a few hundredths, stored in the archive and in its twin."""
+    from pagesieve_dev.training.reduce import reduce_svm
+    from pagesieve_dev.training.train import svm_pipeline
+
+    rng = np.random.default_rng(5)
+    width = len(fitted.meta["svm_features"])
+    x = rng.normal(size=(6000, width))
+    y = (x[:, 0] + 0.5 * x[:, 1] ** 2 + rng.normal(scale=0.7, size=len(x)) > 0.5).astype(int)
+    svm = svm_pipeline(10.0, 0.003).fit(x[:1500], y[:1500])
+    n_sv = len(svm.named_steps["svm"].support_vectors_)
+    reduced, info = reduce_svm(svm, x[1500:], centres=n_sv // 4, seed=1, fit_rows=3000, iterations=30)
+    assert reduced["centres"].shape == (n_sv // 4, width) and info["check"]["rows"] == 1500
+    assert info["check"]["mean_abs"] < 0.03  # k-means centres alone: 0.18; 10 iterations: 0.05
+    made = FittedModel(svm, fitted.meta, fitted.threshold, fitted.context, fitted.context_threshold, fitted.page_type,
+                       reduced)
+    path = tmp_path / "m.skops"
+    save_model(made, path)
+    again = load_fitted(path)
+    np.testing.assert_array_equal(again.reduced["beta"], reduced["beta"])
+    rows = x[1500:1700]
+    np.testing.assert_allclose(load_model(compiled_path(path)).decision(rows), made.decision_function(rows), atol=1e-3)
+    np.testing.assert_allclose(made.decision_function(rows), svm.decision_function(rows), atol=0.1)
+    with pytest.raises(ValueError):
+        reduce_svm(svm, x[1500:], centres=n_sv)
 
 
 def test_compiled_forest_equals_scikit_learn(model, fitted, example_analysis):
@@ -195,7 +244,7 @@ def test_decision_of_a_large_page_in_two_threads_equals_one_thread(model, fitted
     monkeypatch.setattr(classifier, "DECISION_SPLIT_ROWS", 10**9)
     single = model.decision(rows)
     np.testing.assert_array_equal(split, single)
-    np.testing.assert_allclose(split, fitted.estimator.decision_function(rows), atol=1e-2)
+    np.testing.assert_allclose(split, fitted.decision_function(rows), atol=1e-2)
 
 
 def test_fast_decision_on_extreme_rows_takes_the_safe_path(model, fitted):
@@ -203,7 +252,7 @@ def test_fast_decision_on_extreme_rows_takes_the_safe_path(model, fitted):
     rows = np.random.default_rng(1).normal(size=(300, len(model.meta.get("svm_features", model.meta["features"])))) * 50
     ours = model.decision(rows)
     assert np.isfinite(ours).all()
-    np.testing.assert_allclose(ours, fitted.estimator.decision_function(rows), atol=1e-2)
+    np.testing.assert_allclose(ours, fitted.decision_function(rows), atol=1e-2)
 
 
 def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_path, datasets_dir):

@@ -155,9 +155,13 @@ def stack_labelled(pages: list[CvPage]):
     return np.vstack(xs), np.concatenate(ys).astype(np.int8)
 
 
-def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: int, seed: int) -> list:
+def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: int, seed: int,
+             reduce: int | None = None) -> list:
     """K compiled SVMs (:class:`pagesieve.classify.classifier.SvmArrays`); SVM f is fitted on the pages
-    of the other folds; sets every page's out-of-fold ``decision``."""
+    of the other folds; sets every page's out-of-fold ``decision``. With ``reduce``, each SVM is
+    replaced by its reduced set of that many centres (:func:`pagesieve_dev.training.reduce.reduce_svm`),
+    fitted on the candidate rows of the same pages, as ``pagesieve-dev reduce`` does for the
+    shipped model."""
     from pagesieve.classify.classifier import BlockClassifier
     from pagesieve.classify.context import tree_arrays
     from pagesieve.blocks.features import N_FEATURES
@@ -169,7 +173,15 @@ def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: in
         t0 = time.perf_counter()
         x, y = stack_labelled([p for p in pool if p.fold != f])
         rows = balanced_sample(y, max_samples, seed)
-        svm = compile_svm(svm_pipeline(c, gamma).fit(x[rows][:, :N_FEATURES], y[rows]))
+        fitted = svm_pipeline(c, gamma).fit(x[rows][:, :N_FEATURES], y[rows])
+        reduced = None
+        if reduce:
+            from pagesieve_dev.training.reduce import reduce_svm
+
+            seen = [p.analysis.features[:, :N_FEATURES] for p in pool if p.fold != f and len(p.analysis.candidates)]
+            reduced, info = reduce_svm(fitted, np.vstack(seen), reduce, seed)
+            print(f"  SVM {f + 1}/{k} reduced to {reduce} centres: check {info.get('check')}", file=sys.stderr)
+        svm = compile_svm(fitted, reduced)
         svms.append(svm)
         judge = BlockClassifier(svm=svm, meta={})
         for p in pool:
@@ -343,8 +355,10 @@ def format_cv_table(table: dict, order: list[str]) -> str:
 
 
 def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: list[str], split: dict,
-           limit: int | None = None, json_out: Path | None = None, ablate: tuple[str, ...] = ()) -> str:
+           limit: int | None = None, json_out: Path | None = None, ablate: tuple[str, ...] = (),
+           reduce: int | None = None) -> str:
     """The whole protocol of the module docstring; returns the printed table (with timings).
+    ``reduce``: each fold's SVM runs on a reduced set of that many centres (:func:`fit_svms`).
     ``ablate``: rules of :func:`pagesieve.extract.settle` to leave out in turn, on the last
     variant (columns ``"VARIANT -RULE"``, see :func:`run_variant`).
 
@@ -361,7 +375,7 @@ def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: 
     pool = collect_pool(datasets_dir, split, target, k, limit)
     timings["load"] = time.perf_counter() - t0
     t = time.perf_counter()
-    svms = fit_svms(pool, k, c, gamma, 20000, SEED)
+    svms = fit_svms(pool, k, c, gamma, 20000, SEED, reduce)
     fit_page_types(pool, k)
     timings["stage 1"] = time.perf_counter() - t
     columns: dict[str, dict[str, str]] = {}
@@ -431,6 +445,6 @@ def main(args: argparse.Namespace) -> int:
         raise DatasetError("--cv needs the split file (models/split.json) for the other datasets' training pages")
     split = json.loads(Path(split_path).read_text(encoding="utf-8"))
     table = run_cv(path.parent, path.name, args.cv, variants, list(args.compare or []), split,
-                  limit=args.limit, json_out=args.cv_json, ablate=ablate)
+                  limit=args.limit, json_out=args.cv_json, ablate=ablate, reduce=getattr(args, "cv_reduce", None))
     print(table)
     return 0

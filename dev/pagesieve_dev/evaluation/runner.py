@@ -447,6 +447,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --cv: comma-separated rules of the page-level settling ("
                         "headline, structures, comments, labels, templates: pagesieve.extract.SETTLE_RULES"
                         + ") to leave out in turn on the last variant, each scored as a column of its own")
+    parser.add_argument("--cv-reduce", type=positive_int, default=None, metavar="M",
+                        help="with --cv: each fold's SVM runs on a reduced set of M kernel centres, fitted as "
+                        "`pagesieve-dev reduce` fits the shipped model's (pagesieve_dev.training.reduce)")
     parser.add_argument("--cv-json", type=Path, default=None, metavar="FILE", help="with --cv: also write the table as JSON")
     parser.add_argument(
         "--compare", metavar="PEERS", type=_peer_list, default=[],

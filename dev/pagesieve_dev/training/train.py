@@ -25,7 +25,9 @@ Steps:
    labelled block, each weighted by the square root of its length (page F1 counts tokens, not
    blocks). Its 2-fold grouped CV score is recorded, and its probability cut is the one of
    :data:`THRESHOLD_GRID` with the best out-of-fold mean page F1 over the training datasets.
-6. **Store**: ``models/blocks.skops`` (skops, no pickle), its compiled twin ``models/blocks.npz``
+6. **Reduce** (with ``--reduce-svm M``, :mod:`pagesieve_dev.training.reduce`): M kernel centres
+   whose decisions match the SVM's on the training pages' blocks, which the host runs on.
+7. **Store**: ``models/blocks.skops`` (skops, no pickle), its compiled twin ``models/blocks.npz``
    (:mod:`pagesieve.classify.model_store`) and ``models/training.json`` (data, split counts, CV scores,
    library versions), which ``models/README.md`` reports.
 """
@@ -531,6 +533,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="weigh every training dataset the same in the context stage")
     parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.blocks.signals) out of stage 2")
     parser.add_argument("--no-page-type", action="store_true", help="leave the page-type probabilities (pagesieve.classify.page_type) out of stage 2")
+    parser.add_argument("--reduce-svm", type=int, default=None, metavar="M",
+                        help="store a reduced set of M kernel centres for the SVM (pagesieve_dev.training.reduce; "
+                        "the shipped model: 1000); the same as `pagesieve-dev reduce --centres M` afterwards")
     parser.add_argument("--peers", default=None, help="comma-separated peers (trafilatura,readability) whose F1 on the "
                         "training pages sets the stage-2 cut (needs pip install -e '.[peers]')")
 
@@ -596,6 +601,12 @@ def main(args: argparse.Namespace) -> int:
         context, context_threshold, context_info = fit_two_stage(
             pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1, rows_2,
             getattr(args, "balance_datasets", False))
+    reduced = reduced_info = None
+    if getattr(args, "reduce_svm", None):
+        from pagesieve_dev.training.reduce import candidate_rows, reduce_svm
+
+        print(f"reducing the SVM to {args.reduce_svm} centres", file=sys.stderr)
+        reduced, reduced_info = reduce_svm(best, candidate_rows(pages), args.reduce_svm, args.seed)
     t_fit = time.perf_counter() - t1
     from pagesieve.classify.page_type import PAGE_TYPE_COLUMNS
     from pagesieve.blocks.signals import CARD_COLUMNS
@@ -617,12 +628,13 @@ def main(args: argparse.Namespace) -> int:
         "support_vectors": int(best.named_steps["svm"].n_support_.sum()),
         "context": context_info,
         "page_type": type_info,
+        **({"svm_reduced": reduced_info} if reduced_info else {}),
         "seconds": {"collect": round(t_collect, 1), "fit": round(t_fit, 1)},
         "versions": library_versions(),
     }
     model_path = out / ("blocks-boxes.skops" if args.snapshots else "blocks.skops")
     save_model(FittedModel(estimator=best, meta=meta, context=context, context_threshold=context_threshold,
-                           page_type=page_type), model_path)
+                           page_type=page_type, reduced=reduced), model_path)
     (out / ("training-boxes.json" if args.snapshots else "training.json")).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {model_path}: CV F1 {cv_info['best_f1']} with {cv_info['best']}, {meta['support_vectors']} support vectors")
     return 0

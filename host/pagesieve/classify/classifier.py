@@ -52,7 +52,8 @@ two threads (numpy's gathers let go of the GIL): 17.8 -> 11.9 ms for the 1,028 b
 dragnet/T51 on this 2-core machine. Fewer rows are not worth a thread's start-up."""
 
 DECISION_CHUNK = 256
-"""Rows of the kernel matrix computed at once (256 x ~3,000 support vectors x 4 bytes = 3 MB)."""
+"""Rows of the kernel matrix computed at once (256 x 4,455 support vectors x 4 bytes = 4.6 MB;
+1 MB with the shipped model's 1,000 reduced-set centres)."""
 
 DECISION_SPLIT_ROWS = 512
 """From this many rows, :meth:`SvmArrays.decision` computes half of the chunks in a second
@@ -71,11 +72,15 @@ class SvmArrays:
 
     Attributes:
         mean, scale: the scaler's ``(n_features,)`` mean and scale (z = (x - mean) / scale).
-        support: ``(n_sv, n_features)`` support vectors (scaled space), float64.
-        dual: ``(n_sv,)`` dual coefficients (alpha_i y_i). intercept: the bias b.
-        gamma: the RBF width; K(z, s) = exp(-gamma |z - s|^2).
+        support: ``(n_sv, n_features)`` support vectors (scaled space), float64, or the centres
+            of the SVM's reduced set when the model has one.
+        dual: ``(n_sv,)`` dual coefficients (alpha_i y_i), or the reduced set's weights.
+        intercept: the bias b. gamma: the RBF width; K(z, s) = exp(-gamma |z - s|^2).
 
-    The decision is ``sum_i dual_i K(z, s_i) + b`` (libsvm; Chang & Lin 2011, §4).
+    The decision is ``sum_i dual_i K(z, s_i) + b`` (libsvm; Chang & Lin 2011, §4). The shipped
+    model runs on a reduced set (Burges 1996): 1,000 centres fitted by ``pagesieve-dev reduce``
+    (:mod:`pagesieve_dev.training.reduce`) to give the decisions of its 4,455 support vectors
+    (``models/README.md``, "Reduced set", has the agreement and the speed).
     """
 
     mean: np.ndarray

@@ -70,6 +70,11 @@ class FittedModel:
             context stage. context: fitted binary ``HistGradientBoostingClassifier`` or ``None``.
         context_threshold: its probability cut. page_type: fitted page-type pipeline
         (:func:`pagesieve.classify.page_type.fit_page_type`) or ``None``.
+        reduced: the SVM's reduced set or ``None``: ``{"centres": (m, n_features) scaled-space
+            centres, "beta": (m,) weights, "intercept": ()}`` (float64 arrays), fitted by
+            ``pagesieve-dev reduce`` (:mod:`pagesieve_dev.training.reduce`) to give the SVM's
+            decisions from fewer kernel centres. With one, the host runs on it (same gamma);
+            ``estimator`` stays the model of record.
     """
 
     estimator: object
@@ -78,6 +83,15 @@ class FittedModel:
     context: object | None = None
     context_threshold: float = 0.5
     page_type: object | None = None
+    reduced: dict | None = None
+
+    def decision_function(self, x: np.ndarray) -> np.ndarray:
+        """Stage 1's decision of record for each row of ``x`` (``(n, n_features)`` -> ``(n,)``),
+        in float64: the reduced set's when there is one (what :class:`SvmArrays` computes in
+        single precision), else ``SVC.decision_function`` of :attr:`estimator`."""
+        if self.reduced is None:
+            return self.estimator.decision_function(x)
+        return reduced_decision(self.estimator, self.reduced, x)
 
 
 def compiled_path(path: Path) -> Path:
@@ -85,11 +99,29 @@ def compiled_path(path: Path) -> Path:
     return path.with_suffix(".npz")
 
 
-def compile_svm(estimator) -> SvmArrays:
-    """:class:`SvmArrays` of a fitted ``Pipeline(scale=StandardScaler, svm=SVC(rbf))`` with two classes.
+def reduced_decision(estimator, reduced: dict, x: np.ndarray) -> np.ndarray:
+    """The decision of the reduced set ``reduced`` (:attr:`FittedModel.reduced`) of the fitted
+    ``Pipeline(StandardScaler, SVC(rbf))`` ``estimator``, in float64, for each row of ``x``
+    (``(n, n_features)`` -> ``(n,)``): ``sum_j beta_j exp(-gamma |z - c_j|^2) + intercept`` with
+    ``z`` the scaled row (Burges 1996, eq. 2)."""
+    z = estimator.named_steps["scale"].transform(np.asarray(x, dtype=np.float64))
+    centres, beta = np.asarray(reduced["centres"], dtype=np.float64), np.asarray(reduced["beta"], dtype=np.float64)
+    gamma = float(estimator.named_steps["svm"]._gamma)
+    out = np.empty(len(z))
+    for start in range(0, len(z), 4096):
+        part = z[start:start + 4096]
+        d2 = (part * part).sum(axis=1)[:, None] + (centres * centres).sum(axis=1)[None, :] - 2.0 * part @ centres.T
+        out[start:start + 4096] = np.exp(-gamma * np.maximum(d2, 0.0)) @ beta
+    return out + float(reduced["intercept"])
+
+
+def compile_svm(estimator, reduced: dict | None = None) -> SvmArrays:
+    """:class:`SvmArrays` of a fitted ``Pipeline(scale=StandardScaler, svm=SVC(rbf))`` with two
+    classes; with ``reduced`` (:attr:`FittedModel.reduced`), its centres take the place of the
+    support vectors and its weights and intercept those of the dual coefficients and bias.
 
     Raises:
-        ModelError: any other estimator.
+        ModelError: any other estimator, or a reduced set whose shapes do not fit it.
     """
     steps = getattr(estimator, "named_steps", None)
     if not steps or set(steps) != {"scale", "svm"}:
@@ -98,6 +130,16 @@ def compile_svm(estimator) -> SvmArrays:
     if getattr(svm, "kernel", None) != "rbf" or len(getattr(svm, "classes_", ())) != 2:
         raise ModelError("stage 1 must be a two-class SVC with the RBF kernel")
     n = svm.support_vectors_.shape[1]
+    if reduced is not None:
+        centres = np.ascontiguousarray(reduced["centres"], dtype=np.float64)
+        beta = np.asarray(reduced["beta"], dtype=np.float64)
+        if centres.ndim != 2 or centres.shape[1] != n or beta.shape != (len(centres),):
+            raise ModelError(f"the SVM's reduced set must be (m, {n}) centres and (m,) weights")
+        return SvmArrays(
+            mean=np.asarray(scaler.mean_ if scaler.with_mean else np.zeros(n), dtype=np.float64),
+            scale=np.asarray(scaler.scale_ if scaler.with_std else np.ones(n), dtype=np.float64),
+            support=centres, dual=beta, intercept=float(reduced["intercept"]), gamma=float(svm._gamma),
+        )
     return SvmArrays(
         mean=np.asarray(scaler.mean_ if scaler.with_mean else np.zeros(n), dtype=np.float64),
         scale=np.asarray(scaler.scale_ if scaler.with_std else np.ones(n), dtype=np.float64),
@@ -146,7 +188,7 @@ def compile_forest(estimator) -> ForestArrays:
 def compile_model(fitted: FittedModel) -> BlockClassifier:
     """The run-time :class:`BlockClassifier` of ``fitted`` (no scikit-learn needed to run it)."""
     return BlockClassifier(
-        svm=compile_svm(fitted.estimator),
+        svm=compile_svm(fitted.estimator, fitted.reduced),
         meta=fitted.meta,
         threshold=float(fitted.threshold),
         context=compile_forest(fitted.context) if fitted.context is not None else None,
@@ -198,6 +240,7 @@ def save_model(fitted: FittedModel, path: Path) -> None:
         "context": fitted.context,
         "context_threshold": float(fitted.context_threshold),
         "page_type": fitted.page_type,
+        "reduced": fitted.reduced,
     }
     _atomic_write(path, lambda handle: handle.write(sio.dumps(payload)))
     _atomic_write(compiled_path(path), lambda handle: _write_compiled(handle, compiled, _sha256(path)))
@@ -280,6 +323,7 @@ def load_fitted(path: Path | str) -> FittedModel:
         context=payload.get("context"),
         context_threshold=float(payload.get("context_threshold", 0.5)),
         page_type=payload.get("page_type"),
+        reduced=payload.get("reduced"),
     )
 
 

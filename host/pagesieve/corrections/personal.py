@@ -100,7 +100,8 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
     facts = {"user_rows": int(len(z_user)), "user_content": int(np.sum(y == 1)), "shipped_support_vectors": int(len(sv)),
              "support_vectors": int(len(refit.support_)), "weight": float(weight), "seconds": round(seconds, 2),
              "trained": time.time()}
-    meta = {**shipped.meta, "personal": facts}
+    # the refitted SVM keeps its own support vectors: the shipped model's reduced set is not its
+    meta = {**{k: v for k, v in shipped.meta.items() if k != "svm_reduced"}, "personal": facts}
     save_model(FittedModel(estimator, meta, shipped.threshold, shipped.context, shipped.context_threshold, shipped.page_type),
                Path(out) if out is not None else personal_model_path())
     return facts
