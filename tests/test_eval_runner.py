@@ -313,3 +313,24 @@ def test_run_bench_times_every_page_and_counts_failures():
     assert rows[0].peak_rss_mb > 0
     # 1 warm-up call, then 2 repeats of 3 pages (the failing page is not retried)
     assert len(calls) == 1 + 3 + 2
+
+
+def test_run_bench_pauses_the_collector_around_each_call_as_the_host_does():
+    import gc
+
+    from pagesieve_dev.evaluation.bench import BenchPages, run_bench
+
+    seen = []
+
+    def extract(html, url):
+        seen.append(gc.isenabled())
+        return html
+
+    assert gc.isenabled()
+    run_bench([BenchPages("d", [("1", "a", None), ("2", "b", None)])], extract, warmup=0)
+    assert seen == [False, False] and gc.isenabled()
+    seen.clear()
+    run_bench([BenchPages("d", [("1", "a", None)])], extract, warmup=0, collector="on")
+    assert seen == [True]
+    with pytest.raises(ValueError, match="collector"):
+        run_bench([], extract, collector="off")
