@@ -217,7 +217,8 @@ class ForestArrays:
                 go_right |= np.isnan(values) & ~self.missing_left[live]
             node[:, :k] = self.children[2 * live + go_right]
         raw = self.baseline + self.value[node].sum(axis=1)
-        return 1.0 / (1.0 + np.exp(-raw))
+        with np.errstate(over="ignore"):  # raw < -709: exp overflows to inf and the probability is 0.0, as it should be
+            return 1.0 / (1.0 + np.exp(-raw))
 
 
 @dataclass(slots=True)
