@@ -281,3 +281,41 @@ def test_comment_mark_made_once_is_is_comment_mark(pages):
             assert comment_mark(b) == is_comment_mark(b, b.text) == comment_mark(b), (name, b.index)
             marked += comment_mark(b)
     assert marked > 50
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast paths of page/, article/ and rules/ (branch fast-page): each against its plain form.
+# ---------------------------------------------------------------------------------------------
+
+MAY_BE_HIDDEN_PREDICATE = etree.XPath(
+    "descendant-or-self::*[@hidden"
+    " or (@style and (contains(translate(@style, 'NOEHID', 'noehid'), 'none')"
+    " or contains(translate(@style, 'NOEHID', 'noehid'), 'hidden')))"
+    " or contains(@class, 'hidden')]"
+)
+DISCLOSED_PREDICATE = etree.XPath("//*[@aria-expanded][@aria-controls]/@aria-controls", smart_strings=False)
+LEAVES_XPATH = etree.XPath("descendant-or-self::*[not(*)]")
+
+
+def test_hidden_candidates_and_disclosures_as_attribute_steps_equal_element_predicates(pages):
+    from pagesieve.page.preprocess import _DISCLOSED, _MAY_BE_HIDDEN_HTML
+
+    found = disclosed = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        fast = _MAY_BE_HIDDEN_HTML(root)
+        assert fast == MAY_BE_HIDDEN_PREDICATE(root), name
+        assert _DISCLOSED(root) == DISCLOSED_PREDICATE(root), name
+        found += bool(fast)
+        disclosed += bool(_DISCLOSED(root))
+    assert found > 10 and disclosed > 2  # the comparison saw pages that have them
+
+
+def test_leaves_by_len_are_the_xpath_leaves_once_preprocessed(pages):
+    from pagesieve.page.preprocess import _leaves
+
+    for name, html, url in pages:
+        page = preprocess(parse_html(html, url=url))
+        assert _leaves(page.root) == LEAVES_XPATH(page.root), name
+        for element in page.root.iter():  # what _leaves relies on: no other node is left
+            assert isinstance(element.tag, str), name

@@ -79,16 +79,22 @@ Bootstrap 3's (with ``!important``)."""
 _HAS_HIDDEN_CLASS = "contains(concat(' ', normalize-space(@class), ' '), ' hidden ')"
 
 _MAY_BE_HIDDEN_HTML = etree.XPath(
-    "descendant-or-self::*[@hidden"
-    " or (@style and (contains(translate(@style, 'NOEHID', 'noehid'), 'none')"
-    " or contains(translate(@style, 'NOEHID', 'noehid'), 'hidden')))"
-    " or contains(@class, 'hidden')]"
+    "(descendant-or-self::*/@hidden"
+    " | descendant-or-self::*/@style[contains(translate(., 'NOEHID', 'noehid'), 'none')"
+    " or contains(translate(., 'NOEHID', 'noehid'), 'hidden')]"
+    " | descendant-or-self::*/@class[contains(., 'hidden')])/.."
 )
-"""Elements that :func:`is_hidden` or :func:`hidden_copy` can find hidden on an HTML page: a
-``hidden`` attribute, a style that says "none" or "hidden" somewhere (what
+"""Elements that :func:`is_hidden` or :func:`hidden_copy` can find hidden on an HTML page, in
+document order: a ``hidden`` attribute, a style that says "none" or "hidden" somewhere (what
 :data:`_HIDDEN_STYLE` needs), a class holding "hidden" (what :data:`HIDDEN_CLASS` needs). The
 tests within libxml2 leave to Python a third of the elements that ``@style`` alone let through
-(5,521 of 17,739 on 480 dataset pages)."""
+(5,521 of 17,739 on 480 dataset pages).
+
+Written as the parents of the attributes that pass, not as a predicate on each element
+(``descendant-or-self::*[@hidden or (@style and ...) or contains(@class, 'hidden')]``, which
+the tests compare it with): a predicate makes node sets for every element, a name step on the
+attribute axis makes none, and ``/..`` gives the parents sorted and deduplicated. 1.19 -> 0.59
+ms a page on 240 dataset pages (``/tmp/fast-page/walks4.py``, three rounds)."""
 
 _SHOWN_AT_WIDTH = re.compile(
     r"(?:[a-z0-9-]+:)+(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|table-row|table-cell"
@@ -311,8 +317,11 @@ def hidden_copy(element: etree._Element, shown: Callable[[], frozenset[str]]) ->
     return copied >= COPY_SHARE * total
 
 
-_DISCLOSED = etree.XPath("//*[@aria-expanded][@aria-controls]/@aria-controls", smart_strings=False)
-"""The ``aria-controls`` values of the page's disclosure buttons (:func:`disclosed_ids`)."""
+_DISCLOSED = etree.XPath("//@aria-controls[../@aria-expanded]", smart_strings=False)
+"""The ``aria-controls`` values of the page's disclosure buttons (:func:`disclosed_ids`), document
+order: those of the elements that have ``aria-expanded`` too. A name step on the attribute axis,
+where ``//*[@aria-expanded][@aria-controls]/@aria-controls`` tested every element (the tests
+compare the two): 0.34 -> 0.10 ms a page on 240 dataset pages."""
 
 
 def disclosed_ids(root: etree._Element) -> frozenset[str]:
@@ -592,9 +601,13 @@ def is_blank(text: str | None) -> bool:
     return not text or not text.strip(_BLANK)
 
 
-_LEAVES = etree.XPath("descendant-or-self::*[not(*)]")
-"""Elements without child elements, in document order (found within libxml2; once comments and
-processing instructions are removed, an element's children are all elements)."""
+def _leaves(root: etree._Element) -> list[etree._Element]:
+    """Elements without child elements under ``root`` (itself included), in document order, once
+    comments, processing instructions and entities are removed (an element's children are then
+    all elements, so ``len`` counts child elements). The XPath
+    ``descendant-or-self::*[not(*)]`` finds the same (the tests compare them) in four times the
+    time: 0.32 -> 0.08 ms a page on 240 dataset pages, its predicate making a node set per element."""
+    return [element for element in root.iter(etree.Element) if not len(element)]
 
 
 def _remove_empty(root: etree._Element) -> None:
@@ -609,7 +622,7 @@ def _remove_empty(root: etree._Element) -> None:
     # Empty leaves first (collected, then removed, so the walk is not disturbed); parents left
     # empty by their removal are found by the loop below, level by level.
     empty: list[etree._Element] = []
-    for element in _LEAVES(root):
+    for element in _leaves(root):
         if not (element.text and element.text.strip(_BLANK)):
             if element is not root and element.tag not in CONTENT_LEAVES and element.tag != "body":
                 empty.append(element)
