@@ -319,3 +319,23 @@ def test_leaves_by_len_are_the_xpath_leaves_once_preprocessed(pages):
         assert _leaves(page.root) == LEAVES_XPATH(page.root), name
         for element in page.root.iter():  # what _leaves relies on: no other node is left
             assert isinstance(element.tag, str), name
+
+
+def test_shown_pieces_as_a_multiset_difference_equal_the_walk(pages):
+    """``shown_pieces`` (text nodes less those under the outermost hiding elements) gives the set
+    of the walk that counts the hiding elements it is inside, for the body and for subtrees that
+    may be hidden themselves."""
+    from pagesieve.page.preprocess import _MAY_BE_HIDDEN_HTML, _shown_pieces_walk
+
+    subtrees = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        if page.formulas:
+            normalise_formulas(page.root)
+        body = page.root.find("body")
+        top = page.root if body is None else body
+        assert shown_pieces(top) == _shown_pieces_walk(top), name
+        for element in _MAY_BE_HIDDEN_HTML(page.root)[:10]:
+            assert shown_pieces(element) == _shown_pieces_walk(element), name
+            subtrees += 1
+    assert subtrees > 50
