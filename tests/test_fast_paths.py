@@ -339,3 +339,23 @@ def test_shown_pieces_as_a_multiset_difference_equal_the_walk(pages):
             assert shown_pieces(element) == _shown_pieces_walk(element), name
             subtrees += 1
     assert subtrees > 50
+
+
+def test_byline_windows_equal_their_parenthesised_xpaths(pages):
+    """The byline windows: a position predicate on the step of a forward axis counts as one on
+    the parenthesised node set, and the first preceding elements read from the document's start
+    are those of ``(preceding::*)[position()<=N]``, for every heading of the sampled pages."""
+    from pagesieve.article import metadata as md
+
+    following = etree.XPath(f"(following::*)[position()<={md._BYLINE_WINDOW_AFTER}]")
+    preceding = etree.XPath(f"(preceding::*)[position()<={md._BYLINE_WINDOW_BEFORE}]")
+    descendants = etree.XPath(f"(descendant::*)[position()<={md._BYLINE_WINDOW_NO_H1}]")
+    anchors = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        assert md._FIRST_DESCENDANTS(root) == descendants(root), name
+        for anchor in list(root.iter("h1", "h2", "p"))[:20]:
+            assert md._FOLLOWING(anchor) == following(anchor), name
+            assert md._first_preceding(anchor, md._BYLINE_WINDOW_BEFORE) == preceding(anchor), name
+            anchors += 1
+    assert anchors > 500
