@@ -359,3 +359,20 @@ def test_byline_windows_equal_their_parenthesised_xpaths(pages):
             assert md._first_preceding(anchor, md._BYLINE_WINDOW_BEFORE) == preceding(anchor), name
             anchors += 1
     assert anchors > 500
+
+
+def test_text_length_of_the_string_value_is_that_of_itertext(pages):
+    """Pre-processing counts text in the XPath string value of an element; the text nodes
+    ``itertext`` gives, counted one by one, add up to the same, for the root and for elements
+    throughout the sampled pages (scripts, controls and ``<noscript>`` among them)."""
+    from pagesieve.page.preprocess import _text_length, _text_length_each
+
+    checked = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        elements = [root, *root.iter("script", "style", "noscript", "button", "select", "label", "main")]
+        elements += list(root.iter())[::7]
+        for element in elements:
+            assert _text_length(element) == _text_length_each(element), name
+            checked += 1
+    assert checked > 5000
