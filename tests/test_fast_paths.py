@@ -399,3 +399,19 @@ def test_one_walk_by_tag_gives_the_lists_of_separate_walks(pages):
             assert walked.media == list(root.iter(*MEDIA_TAGS))
     walked = _walk_by_tag(made, _NODES_REMOVED)
     assert len(walked.nodes) == 3 and [e.tag for e in walked.unwrapped] == ["o:p", "form", "label"]
+
+
+def test_formula_markers_found_through_math_at_every_slice_edge():
+    """The byte test reads the markers that hold ``math`` from each ``math`` it finds; it answers
+    as the plain text test for each marker placed across and beside the edges of the first two
+    slices, with decoys (``Math.floor``, ``mathematics``) before them."""
+    from pagesieve.page.formulas import FORMULA_MARKERS, _MARKER_SLICE, may_hold_formulas, utf8_may_hold_formulas
+
+    decoy = "Math.floor(x) mathematics <mat h>"
+    for marker in [*FORMULA_MARKERS, "MathJax", "<MATH", "MWE-Math-Element", "math", "mwe-math", "<mat"]:
+        for edge in (_MARKER_SLICE, 2 * _MARKER_SLICE):
+            for shift in range(-len(marker) - 2, 3):
+                text = decoy + "x" * (edge + shift - len(decoy)) + marker + " tail"
+                data = text.encode("utf-8")
+                assert utf8_may_hold_formulas(text, data) == may_hold_formulas(text), (marker, edge, shift)
+    assert not utf8_may_hold_formulas(decoy, decoy.encode())
