@@ -415,3 +415,19 @@ def test_formula_markers_found_through_math_at_every_slice_edge():
                 data = text.encode("utf-8")
                 assert utf8_may_hold_formulas(text, data) == may_hold_formulas(text), (marker, edge, shift)
     assert not utf8_may_hold_formulas(decoy, decoy.encode())
+
+
+def test_root_tags_repaired_in_one_scan_as_in_two(pages):
+    """The parser repairs self-closed root tags and drops ``</body>``/``</html>`` in one regular
+    expression scan; the bytes are those of the two scans in turn, on the sampled pages and on
+    markup that packs both kinds of tag together."""
+    from pagesieve.page.html import _END_OF_DOCUMENT, _ROOT_TAG_FIXES, _SELF_CLOSED_ROOT, _fix_root_tag
+
+    def two_scans(data):
+        data = _SELF_CLOSED_ROOT.sub(lambda m: b"<" + m.group(1) + (m.group(2) or b"") + b">", data)
+        return _END_OF_DOCUMENT.sub(b"", data)
+
+    made = [b"<html/><head/><body class=x/>a</body></html>b</BODY >c<body/ >", b"<HTML lang='x' />t</html>",
+            b"</body\n>x<html//></body/><body></body><head a='/'/>", b"</</body>body/><</html>html/>", b"plain"]
+    for data in made + [html.encode("utf-8") for _name, html, _url in pages]:
+        assert _ROOT_TAG_FIXES.sub(_fix_root_tag, data) == two_scans(data)
