@@ -431,3 +431,34 @@ def test_root_tags_repaired_in_one_scan_as_in_two(pages):
             b"</body\n>x<html//></body/><body></body><head a='/'/>", b"</</body>body/><</html>html/>", b"plain"]
     for data in made + [html.encode("utf-8") for _name, html, _url in pages]:
         assert _ROOT_TAG_FIXES.sub(_fix_root_tag, data) == two_scans(data)
+
+
+def test_attribute_steps_find_the_elements_the_walks_acted_on(datasets_dir):
+    """``unstash`` and ``link_within_article`` act on the elements found by an attribute step
+    (``descendant-or-self::*/@NAME/..``); they are those of a walk over every element that have
+    the attribute, in the same order, on pruned article bodies of pages with formulas and video
+    players kept aside (readability, wcxb_dev), before and after the stashed elements come back."""
+    from pagesieve.article.render import _WITH_ID, prune
+    from pagesieve.classify.model_store import model_for
+    from pagesieve.extract import analyse, classify
+    from pagesieve.page.stash import _MARKED, _STASHED, MARK_ATTRIBUTE, STASH_ATTRIBUTE, unstash
+
+    def walk(root, name):
+        return [e for e in root.iter(etree.Element) if name in e.attrib]
+
+    every = _pages(datasets_dir, names=("readability", "wcxb_dev"), per=10_000)
+    chosen = [p for p in every if "katex" in p[1] or "MathJax" in p[1] or "mwe-math" in p[1]]
+    chosen += [p for p in every if "youtube.com/embed" in p[1]][:20]
+    stashed = marked = 0
+    for name, html, url in chosen:
+        page = parse_html(html, url=url)
+        analysis = analyse(page)
+        body = prune(analysis.blocks, classify(analysis, model_for(page)))
+        for root in (page.root, body):
+            assert _STASHED(root) == walk(root, STASH_ATTRIBUTE), name
+            assert _MARKED(root) == walk(root, MARK_ATTRIBUTE), name
+            stashed += len(_STASHED(root))
+            marked += len(_MARKED(root))
+        unstash(body)
+        assert _WITH_ID(body) == walk(body, "id"), name
+    assert stashed and marked
