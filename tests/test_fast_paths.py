@@ -462,3 +462,25 @@ def test_attribute_steps_find_the_elements_the_walks_acted_on(datasets_dir):
         unstash(body)
         assert _WITH_ID(body) == walk(body, "id"), name
     assert stashed and marked
+
+
+def test_code_block_scopes_read_through_their_classed_elements(pages):
+    """``clean_code_blocks`` tests only the elements of a code block's scope that have a class; a
+    walk over the scope that keeps the elements the gutter or copy tests can take finds the same,
+    in the same order, for the parent of every ``<pre>`` of the sampled pages and of markup with
+    a gutter, a copy button and an empty class."""
+    from pagesieve.article.code import _CLASSED, _copy_control, _gutter
+
+    made = etree.fromstring(
+        "<html><body><div class='highlight'><pre class=''>x</pre><span class='lineno'>1</span>"
+        "<button class='copybtn'>Copy</button><i>no class</i></div></body></html>", etree.HTMLParser())
+    roots = [made] + [parse_html(html, url=url).root for _name, html, url in pages]
+    scopes = 0
+    for root in roots:
+        for pre in root.iter("pre"):
+            scope = pre.getparent()
+            walked = [e for e in scope.iter() if isinstance(e.tag, str) and (_gutter(e) or _copy_control(e))]
+            assert [e for e in _CLASSED(scope) if _gutter(e) or _copy_control(e)] == walked
+            assert all("class" in e.attrib for e in walked) and set(walked) <= set(_CLASSED(scope))
+            scopes += 1
+    assert scopes > 20
