@@ -281,3 +281,206 @@ def test_comment_mark_made_once_is_is_comment_mark(pages):
             assert comment_mark(b) == is_comment_mark(b, b.text) == comment_mark(b), (name, b.index)
             marked += comment_mark(b)
     assert marked > 50
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast paths of page/, article/ and rules/ (branch fast-page): each against its plain form.
+# ---------------------------------------------------------------------------------------------
+
+MAY_BE_HIDDEN_PREDICATE = etree.XPath(
+    "descendant-or-self::*[@hidden"
+    " or (@style and (contains(translate(@style, 'NOEHID', 'noehid'), 'none')"
+    " or contains(translate(@style, 'NOEHID', 'noehid'), 'hidden')))"
+    " or contains(@class, 'hidden')]"
+)
+DISCLOSED_PREDICATE = etree.XPath("//*[@aria-expanded][@aria-controls]/@aria-controls", smart_strings=False)
+LEAVES_XPATH = etree.XPath("descendant-or-self::*[not(*)]")
+
+
+def test_hidden_candidates_and_disclosures_as_attribute_steps_equal_element_predicates(pages):
+    from pagesieve.page.preprocess import _DISCLOSED, _MAY_BE_HIDDEN_HTML
+
+    found = disclosed = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        fast = _MAY_BE_HIDDEN_HTML(root)
+        assert fast == MAY_BE_HIDDEN_PREDICATE(root), name
+        assert _DISCLOSED(root) == DISCLOSED_PREDICATE(root), name
+        found += bool(fast)
+        disclosed += bool(_DISCLOSED(root))
+    assert found > 10 and disclosed > 2  # the comparison saw pages that have them
+
+
+def test_leaves_by_len_are_the_xpath_leaves_once_preprocessed(pages):
+    from pagesieve.page.preprocess import _leaves
+
+    for name, html, url in pages:
+        page = preprocess(parse_html(html, url=url))
+        assert _leaves(page.root) == LEAVES_XPATH(page.root), name
+        for element in page.root.iter():  # what _leaves relies on: no other node is left
+            assert isinstance(element.tag, str), name
+
+
+def test_shown_pieces_as_a_multiset_difference_equal_the_walk(pages):
+    """``shown_pieces`` (text nodes less those under the outermost hiding elements) gives the set
+    of the walk that counts the hiding elements it is inside, for the body and for subtrees that
+    may be hidden themselves."""
+    from pagesieve.page.preprocess import _MAY_BE_HIDDEN_HTML, _shown_pieces_walk
+
+    subtrees = 0
+    for name, html, url in pages:
+        page = parse_html(html, url=url)
+        if page.formulas:
+            normalise_formulas(page.root)
+        body = page.root.find("body")
+        top = page.root if body is None else body
+        assert shown_pieces(top) == _shown_pieces_walk(top), name
+        for element in _MAY_BE_HIDDEN_HTML(page.root)[:10]:
+            assert shown_pieces(element) == _shown_pieces_walk(element), name
+            subtrees += 1
+    assert subtrees > 50
+
+
+def test_byline_windows_equal_their_parenthesised_xpaths(pages):
+    """The byline windows: a position predicate on the step of a forward axis counts as one on
+    the parenthesised node set, and the first preceding elements read from the document's start
+    are those of ``(preceding::*)[position()<=N]``, for every heading of the sampled pages."""
+    from pagesieve.article import metadata as md
+
+    following = etree.XPath(f"(following::*)[position()<={md._BYLINE_WINDOW_AFTER}]")
+    preceding = etree.XPath(f"(preceding::*)[position()<={md._BYLINE_WINDOW_BEFORE}]")
+    descendants = etree.XPath(f"(descendant::*)[position()<={md._BYLINE_WINDOW_NO_H1}]")
+    anchors = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        assert md._FIRST_DESCENDANTS(root) == descendants(root), name
+        for anchor in list(root.iter("h1", "h2", "p"))[:20]:
+            assert md._FOLLOWING(anchor) == following(anchor), name
+            assert md._first_preceding(anchor, md._BYLINE_WINDOW_BEFORE) == preceding(anchor), name
+            anchors += 1
+    assert anchors > 500
+
+
+def test_text_length_of_the_string_value_is_that_of_itertext(pages):
+    """Pre-processing counts text in the XPath string value of an element; the text nodes
+    ``itertext`` gives, counted one by one, add up to the same, for the root and for elements
+    throughout the sampled pages (scripts, controls and ``<noscript>`` among them)."""
+    from pagesieve.page.preprocess import _text_length, _text_length_each
+
+    checked = 0
+    for name, html, url in pages:
+        root = parse_html(html, url=url).root
+        elements = [root, *root.iter("script", "style", "noscript", "button", "select", "label", "main")]
+        elements += list(root.iter())[::7]
+        for element in elements:
+            assert _text_length(element) == _text_length_each(element), name
+            checked += 1
+    assert checked > 5000
+
+
+def test_one_walk_by_tag_gives_the_lists_of_separate_walks(pages):
+    """Pre-processing sorts the elements it handles by name out of one walk; each list is the one
+    a walk of its own (``iter`` with its tags) gives, on the sampled pages and on markup with
+    comments, a processing instruction and Word's ``<o:p>``."""
+    from pagesieve.page.preprocess import MEDIA_TAGS, REMOVED_TAGS, UNWRAPPED_TAGS, _NODES_REMOVED, _walk_by_tag
+
+    keeping = etree.HTMLParser(remove_comments=False, remove_pis=False)
+    made = etree.fromstring(
+        "<html><body><!-- a --><p>x<o:p>y</o:p><?pi z?><noscript>n</noscript><video><p>v</p></video>"
+        "<form><label>l<input></label></form><!-- b --><script>s</script></p></body></html>", keeping)
+    roots = [made] + [parse_html(html, url=url).root for _name, html, url in pages]
+    for root in roots:
+        for nodes in ((), _NODES_REMOVED):
+            walked = _walk_by_tag(root, nodes)
+            assert walked.nodes == (list(root.iter(*nodes)) if nodes else [])
+            assert walked.noscripts == list(root.iter("noscript"))
+            assert walked.removed == list(root.iter(*REMOVED_TAGS))
+            assert walked.unwrapped == list(root.iter(*UNWRAPPED_TAGS))
+            assert walked.media == list(root.iter(*MEDIA_TAGS))
+    walked = _walk_by_tag(made, _NODES_REMOVED)
+    assert len(walked.nodes) == 3 and [e.tag for e in walked.unwrapped] == ["o:p", "form", "label"]
+
+
+def test_formula_markers_found_through_math_at_every_slice_edge():
+    """The byte test reads the markers that hold ``math`` from each ``math`` it finds; it answers
+    as the plain text test for each marker placed across and beside the edges of the first two
+    slices, with decoys (``Math.floor``, ``mathematics``) before them."""
+    from pagesieve.page.formulas import FORMULA_MARKERS, _MARKER_SLICE, may_hold_formulas, utf8_may_hold_formulas
+
+    decoy = "Math.floor(x) mathematics <mat h>"
+    for marker in [*FORMULA_MARKERS, "MathJax", "<MATH", "MWE-Math-Element", "math", "mwe-math", "<mat"]:
+        for edge in (_MARKER_SLICE, 2 * _MARKER_SLICE):
+            for shift in range(-len(marker) - 2, 3):
+                text = decoy + "x" * (edge + shift - len(decoy)) + marker + " tail"
+                data = text.encode("utf-8")
+                assert utf8_may_hold_formulas(text, data) == may_hold_formulas(text), (marker, edge, shift)
+    assert not utf8_may_hold_formulas(decoy, decoy.encode())
+
+
+def test_root_tags_repaired_in_one_scan_as_in_two(pages):
+    """The parser repairs self-closed root tags and drops ``</body>``/``</html>`` in one regular
+    expression scan; the bytes are those of the two scans in turn, on the sampled pages and on
+    markup that packs both kinds of tag together."""
+    from pagesieve.page.html import _END_OF_DOCUMENT, _ROOT_TAG_FIXES, _SELF_CLOSED_ROOT, _fix_root_tag
+
+    def two_scans(data):
+        data = _SELF_CLOSED_ROOT.sub(lambda m: b"<" + m.group(1) + (m.group(2) or b"") + b">", data)
+        return _END_OF_DOCUMENT.sub(b"", data)
+
+    made = [b"<html/><head/><body class=x/>a</body></html>b</BODY >c<body/ >", b"<HTML lang='x' />t</html>",
+            b"</body\n>x<html//></body/><body></body><head a='/'/>", b"</</body>body/><</html>html/>", b"plain"]
+    for data in made + [html.encode("utf-8") for _name, html, _url in pages]:
+        assert _ROOT_TAG_FIXES.sub(_fix_root_tag, data) == two_scans(data)
+
+
+def test_attribute_steps_find_the_elements_the_walks_acted_on(datasets_dir):
+    """``unstash`` and ``link_within_article`` act on the elements found by an attribute step
+    (``descendant-or-self::*/@NAME/..``); they are those of a walk over every element that have
+    the attribute, in the same order, on pruned article bodies of pages with formulas and video
+    players kept aside (readability, wcxb_dev), before and after the stashed elements come back."""
+    from pagesieve.article.render import _WITH_ID, prune
+    from pagesieve.classify.model_store import model_for
+    from pagesieve.extract import analyse, classify
+    from pagesieve.page.stash import _MARKED, _STASHED, MARK_ATTRIBUTE, STASH_ATTRIBUTE, unstash
+
+    def walk(root, name):
+        return [e for e in root.iter(etree.Element) if name in e.attrib]
+
+    every = _pages(datasets_dir, names=("readability", "wcxb_dev"), per=10_000)
+    chosen = [p for p in every if "katex" in p[1] or "MathJax" in p[1] or "mwe-math" in p[1]]
+    chosen += [p for p in every if "youtube.com/embed" in p[1]][:20]
+    stashed = marked = 0
+    for name, html, url in chosen:
+        page = parse_html(html, url=url)
+        analysis = analyse(page)
+        body = prune(analysis.blocks, classify(analysis, model_for(page)))
+        for root in (page.root, body):
+            assert _STASHED(root) == walk(root, STASH_ATTRIBUTE), name
+            assert _MARKED(root) == walk(root, MARK_ATTRIBUTE), name
+            stashed += len(_STASHED(root))
+            marked += len(_MARKED(root))
+        unstash(body)
+        assert _WITH_ID(body) == walk(body, "id"), name
+    assert stashed and marked
+
+
+def test_code_block_scopes_read_through_their_classed_elements(pages):
+    """``clean_code_blocks`` tests only the elements of a code block's scope that have a class; a
+    walk over the scope that keeps the elements the gutter or copy tests can take finds the same,
+    in the same order, for the parent of every ``<pre>`` of the sampled pages and of markup with
+    a gutter, a copy button and an empty class."""
+    from pagesieve.article.code import _CLASSED, _copy_control, _gutter
+
+    made = etree.fromstring(
+        "<html><body><div class='highlight'><pre class=''>x</pre><span class='lineno'>1</span>"
+        "<button class='copybtn'>Copy</button><i>no class</i></div></body></html>", etree.HTMLParser())
+    roots = [made] + [parse_html(html, url=url).root for _name, html, url in pages]
+    scopes = 0
+    for root in roots:
+        for pre in root.iter("pre"):
+            scope = pre.getparent()
+            walked = [e for e in scope.iter() if isinstance(e.tag, str) and (_gutter(e) or _copy_control(e))]
+            assert [e for e in _CLASSED(scope) if _gutter(e) or _copy_control(e)] == walked
+            assert all("class" in e.attrib for e in walked) and set(walked) <= set(_CLASSED(scope))
+            scopes += 1
+    assert scopes > 20

@@ -137,6 +137,13 @@ def _unlayout(table: etree._Element, code_class: str) -> None:
     table.getparent().remove(table)
 
 
+_CLASSED = etree.XPath("descendant-or-self::*/@class/..")
+"""The elements under a root (itself included) that have a ``class`` attribute, document order:
+of those of a walk over every element, the only ones :func:`_gutter` or :func:`_copy_control`
+can take (their tests read class tokens), found within libxml2. :func:`_remove_controls` reads
+each scope through it (the tests compare it with a walk over every element)."""
+
+
 def clean_code_blocks(root: etree._Element) -> int:
     """Under ``root``, in place: replace gutter tables by their code (:data:`CODE_TABLES`),
     remove line-number gutters and copy controls in and beside code blocks, and give each
@@ -196,7 +203,7 @@ def _remove_controls(pres: list[etree._Element]) -> None:
     for scope, own in scopes.items():
         spared = {pre for pre in own if pre not in covered}
         spared.add(scope)
-        for element in list(scope.iter(etree.Element)):
+        for element in _CLASSED(scope):  # a gutter or a copy control has a class
             if element in spared:
                 continue
             if _gutter(element) or (_copy_control(element) and len("".join(element.itertext()).strip()) <= COPY_MAX_CHARS):

@@ -489,9 +489,28 @@ _BYLINE_WINDOW_BEFORE = 40
 _BYLINE_WINDOW_NO_H1 = 600
 # Positional windows only: libxml2 evaluates attribute predicates at ~2-3 us per element, slower
 # than checking the few elements of the window from Python.
-_FOLLOWING = lxml.etree.XPath(f"(following::*)[position()<={_BYLINE_WINDOW_AFTER}]")
-_PRECEDING = lxml.etree.XPath(f"(preceding::*)[position()<={_BYLINE_WINDOW_BEFORE}]")
-_FIRST_DESCENDANTS = lxml.etree.XPath(f"(descendant::*)[position()<={_BYLINE_WINDOW_NO_H1}]")
+# The position predicate sits on the step of a forward axis, where it counts in document order as
+# it would on the whole node set in parentheses (``(following::*)[position()<=250]``, which the
+# tests compare them with), and libxml2 stops the step at the window's end instead of collecting
+# the rest of the document: 0.105 -> 0.085 and 0.204 -> 0.175 ms a page on 320 dataset pages.
+_FOLLOWING = lxml.etree.XPath(f"following::*[position()<={_BYLINE_WINDOW_AFTER}]")
+_FIRST_DESCENDANTS = lxml.etree.XPath(f"descendant::*[position()<={_BYLINE_WINDOW_NO_H1}]")
+
+
+def _first_preceding(anchor, limit: int) -> list:
+    """The first ``limit`` elements of the document, in document order, that precede ``anchor``
+    (its ancestors are not before it): what the XPath ``(preceding::*)[position()<=limit]``
+    selects (the tests compare them; the parentheses make the positions those of document order,
+    the start of the document, not the elements nearest ``anchor``), read from the start of the
+    document in a quarter of the time (0.065 -> 0.017 ms a page on 320 dataset pages)."""
+    ancestors = set(anchor.iterancestors())
+    found = []
+    for element in anchor.getroottree().getroot().iter(lxml.etree.Element):
+        if element is anchor or len(found) >= limit:
+            break
+        if element not in ancestors:
+            found.append(element)
+    return found
 _BYLINE_SKIP_TAGS = frozenset({"script", "style", "meta", "link", "img", "body", "html", "head", "noscript", "template", "svg", "form", "input", "button", "textarea", "select"})
 
 
@@ -552,7 +571,7 @@ def _byline_candidates(root, headline: str) -> list:
         body = root.find("body")
         window = _FIRST_DESCENDANTS(body if body is not None else root)
     else:
-        window = _PRECEDING(anchor) + _FOLLOWING(anchor)
+        window = _first_preceding(anchor, _BYLINE_WINDOW_BEFORE) + _FOLLOWING(anchor)
     found = []
     for element in window:
         tag = element.tag

@@ -224,6 +224,11 @@ _MARKER_SLICE = 1 << 16
 
 _MARKER_BYTES = tuple(marker.encode("ascii") for marker in FORMULA_MARKERS)
 
+_MATH_MARKERS = tuple((marker, marker.index(b"math")) for marker in _MARKER_BYTES if b"math" in marker)
+"""The markers that hold ``math`` (once), each with the position of ``math`` in it."""
+
+_OTHER_MARKERS = tuple(marker for marker in _MARKER_BYTES if b"math" not in marker)
+
 _KELVIN_SIGN = "\u212a"
 """The one character outside ASCII whose lower case (``str.lower``) is a letter of a marker
 (``"k"``, of ``katex``); the only other whose lower case holds an ASCII letter, U+0130, lowers
@@ -241,12 +246,24 @@ def utf8_may_hold_formulas(source: str, data: bytes) -> bool:
     tenth of the time of a search of the bytes): a page holding one is searched as text. A lone surrogate, replaced by ``?`` in ``data``, is part of no marker
     either way. On a page outside ASCII, the bytes (one byte a character, lowered by a table)
     are searched in half the time of the text: ``pagesieve-dev`` datasets, 371 such pages of
-    504, 0.99 -> 0.54 ms a page; ASCII pages 0.18 ms either way."""
+    504, 0.99 -> 0.54 ms a page; ASCII pages 0.18 ms either way.
+
+    Four of the six markers hold ``math`` (:data:`_MATH_MARKERS`): each slice is searched for
+    the other two and for ``math``, and each ``math`` found is read in its place as one of the
+    four, three searches of the slice instead of six, each marker still found only where it lies
+    whole in a slice (the tests compare it with :func:`may_hold_formulas` on dataset pages and
+    on markers at the edges of the slices): 0.67 -> 0.44 ms a page on 480 dataset pages
+    (interleaved in one process, 2026-11-26)."""
     overlap = max(map(len, _MARKER_BYTES)) - 1
     for start in range(0, len(data), _MARKER_SLICE):
         piece = data[max(0, start - overlap):start + _MARKER_SLICE].lower()
-        if any(marker in piece for marker in _MARKER_BYTES):
+        if any(marker in piece for marker in _OTHER_MARKERS):
             return True
+        at = piece.find(b"math")
+        while at >= 0:
+            if any(at >= lead and piece.startswith(marker, at - lead) for marker, lead in _MATH_MARKERS):
+                return True
+            at = piece.find(b"math", at + 4)
     return _KELVIN_SIGN in source and may_hold_formulas(source)
 
 

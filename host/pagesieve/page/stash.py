@@ -108,12 +108,19 @@ def _parse(markup: str) -> etree._Element | None:
         return None
 
 
+_STASHED = etree.XPath(f"descendant-or-self::*/@{STASH_ATTRIBUTE}/..")
+_MARKED = etree.XPath(f"descendant-or-self::*/@{MARK_ATTRIBUTE}/..")
+"""The elements under a root (itself included) that carry :data:`STASH_ATTRIBUTE`, or
+:data:`MARK_ATTRIBUTE`, document order, found within libxml2 (:func:`unstash`: the elements its
+walks over every element acted on, in the same order; few pages have any)."""
+
+
 def unstash(root: etree._Element) -> int:
     """Put back, in place, every element that an element under ``root`` stands for
     (:func:`mark`) or that is stashed on one (:func:`stash`), and remove the attributes. Returns
     how many elements came back."""
     count = 0
-    for element in list(root.iter(etree.Element)):
+    for element in _STASHED(root):
         data = element.attrib.pop(STASH_ATTRIBUTE, None)
         if data:
             records = list(enumerate(json.loads(data)))
@@ -133,7 +140,7 @@ def unstash(root: etree._Element) -> int:
                     element.insert(0, node)
                     element.text, node.tail = text[:offset] or None, text[offset:] or None
                 count += 1
-    for element in list(root.iter(etree.Element)):
+    for element in _MARKED(root):
         shown = element.get(MARK_ATTRIBUTE)
         if shown is None:
             continue
