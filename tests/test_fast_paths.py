@@ -281,3 +281,50 @@ def test_comment_mark_made_once_is_is_comment_mark(pages):
             assert comment_mark(b) == is_comment_mark(b, b.text) == comment_mark(b), (name, b.index)
             marked += comment_mark(b)
     assert marked > 50
+
+
+def _candidate_texts(pages, limit=None):
+    texts = []
+    for _name, html, url in pages[:limit]:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        texts += [b.text for b in segment(page.root) if b.chars]
+    return texts
+
+
+def test_ascii_text_columns_read_in_bytes_are_those_of_the_patterns(pages):
+    """The features read an ASCII text's tokens, stop words and punctuation in its bytes: the same
+    tokens as the lower-case ASCII token pattern, the same stop words, the same punctuation count
+    as the punctuation pattern."""
+    from pagesieve.blocks.features import (
+        _ASCII_PUNCT, _ASCII_TOKEN_RE, _ASCII_WORDS, _PUNCT_RE, STOP_WORDS, TOKEN_RE, _is_stop_bytes,
+    )
+
+    all_bytes = "".join(map(chr, range(128)))
+    texts = [t for t in _candidate_texts(pages) if t.isascii()] + [all_bytes, all_bytes.upper(), "A-B_c9 D.E"]
+    assert len(texts) > 5000
+    for text in texts:
+        raw = text.encode()
+        tokens = raw.translate(_ASCII_WORDS).split()
+        assert [t.decode() for t in tokens] == _ASCII_TOKEN_RE.findall(text.lower()) == TOKEN_RE.findall(text.lower()), text[:80]
+        assert sum(map(_is_stop_bytes, tokens)) == sum(t in STOP_WORDS for t in _ASCII_TOKEN_RE.findall(text.lower()))
+        assert len(raw) - len(raw.translate(None, _ASCII_PUNCT)) == len(_PUNCT_RE.findall(text)), text[:80]
+
+
+def test_word_pattern_is_the_token_pattern_on_text_without_cjk(pages):
+    """Text without CJK characters is tokenised with the word pattern: lower-casing makes no CJK
+    character of any other code point (every one checked), and the two patterns give the same
+    tokens on such text."""
+    import sys
+
+    from pagesieve.blocks.features import _CJK_RE, _WORD_RE, TOKEN_RE
+
+    for code in range(sys.maxunicode + 1):
+        c = chr(code)
+        if not _CJK_RE.match(c):
+            assert _CJK_RE.search(c.lower()) is None, hex(code)
+    texts = [t for t in _candidate_texts(pages) if not t.isascii() and _CJK_RE.search(t) is None]
+    texts.append("".join(chr(c) for c in range(0x3000) if not 0xD800 <= c < 0xE000))
+    assert len(texts) > 200
+    for text in texts:
+        assert _WORD_RE.findall(text.lower()) == TOKEN_RE.findall(text.lower()), text[:80]

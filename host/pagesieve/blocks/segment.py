@@ -81,6 +81,7 @@ class Block:
     pre: bool = False
     _text: str | None = field(default=None, repr=False, compare=False)
     _signature: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+    _class: str | None | bool = field(default=False, repr=False, compare=False)  # False: not read yet
     _comment_mark: bool | None = field(default=None, repr=False, compare=False)  # pagesieve.blocks.features.comment_mark
 
     @property
@@ -106,6 +107,16 @@ class Block:
         return text
 
     @property
+    def class_attr(self) -> str | None:
+        """The block element's ``class`` attribute (``None`` without one), read once: the features
+        (:func:`pagesieve.blocks.features.block_features`) and :attr:`signature` both need it, and
+        lxml's ``get`` costs as much as the rest of a block's class evidence."""
+        cls = self._class
+        if cls is False:
+            cls = self._class = self.element.get("class")
+        return cls
+
+    @property
     def signature(self) -> tuple[str, str]:
         """``(tag, class)`` with the class's runs of digits removed, so that ``comment-17`` and
         ``comment-18`` match: what look-alike sibling blocks share (comments, forum posts,
@@ -113,7 +124,7 @@ class Block:
         Made once, when first asked for."""
         signature = self._signature
         if signature is None:
-            cls = self.element.get("class")
+            cls = self.class_attr
             if cls:
                 stripped = _CLASS_SIGNATURES.get(cls)
                 if stripped is None:
