@@ -328,3 +328,89 @@ def test_word_pattern_is_the_token_pattern_on_text_without_cjk(pages):
     assert len(texts) > 200
     for text in texts:
         assert _WORD_RE.findall(text.lower()) == TOKEN_RE.findall(text.lower()), text[:80]
+
+
+def _segment_by_events(root):
+    """The blocks' own pieces and counts by the definition: a walk with start and end events, each
+    element's text placed when it opens and its tail when it closes, in the block of the nearest
+    enclosing block element."""
+    from pagesieve.blocks.segment import BLOCK_TAGS
+
+    body = root.find("body") if root.tag == "html" else None
+    top = body if body is not None else root
+    rows = {top: [-1, 1 if body is not None else 0, [], 0, 0, 0, 0, 0, top.tag == "pre"]}
+    order = [top]
+    stack = []
+
+    def place(key, text, in_link):
+        row = rows[key]
+        row[2].append(text)
+        n = len(" ".join(text.split()))
+        row[3] += n
+        row[4] += n if in_link else 0
+
+    for event, element in etree.iterwalk(top, events=("start", "end")):
+        if event == "end":
+            owner, in_link, _depth, _pre = stack.pop()
+            if element is not top and element.tail:
+                place(stack[-1][0], element.tail, stack[-1][1])
+            continue
+        owner, in_link, depth, in_pre = stack[-1] if stack else (top, False, rows[top][1] - 1, rows[top][8])
+        if not isinstance(element.tag, str):
+            stack.append((owner, in_link, depth, in_pre))
+            continue
+        depth += 1
+        in_pre = in_pre or element.tag == "pre"
+        if element is not top and element.tag in BLOCK_TAGS:
+            rows[element] = [order.index(owner), depth, [], 0, 0, 0, 0, 0, in_pre]
+            order.append(element)
+            owner = element
+        elif element is not top:
+            rows[owner][5] += 1
+            rows[owner][6] += element.tag == "a"
+            rows[owner][7] += element.tag == "img"
+            in_link = in_link or element.tag == "a"
+        stack.append((owner, in_link, depth, in_pre))
+        if element.text:
+            place(owner, element.text, in_link)
+    return [(e, *rows[e]) for e in order]
+
+
+def test_segment_places_each_tail_as_the_event_walk_does(pages):
+    """``segment`` walks the tree with one event per element and places each tail once the walk
+    has left its element's subtree: the blocks, their own pieces in order and their counts are
+    those of a walk with start and end events, on pre-processed pages and on raw ones (which keep
+    their comments and processing instructions)."""
+    raw = "<html><body><div>a<!-- c -->b<?pi x?>c<p>d<a>e<b>f</b>g</a>h</p>i<pre>j<i>k</i></pre></div>l</body></html>"
+    for name, html, url in [*pages, ("raw", raw, None)]:
+        for pre_process in (True, False):
+            page = parse_html(html, url=url)
+            if pre_process:
+                preprocess(page)
+            blocks = segment(page.root)
+            fast = [(b.element, b.parent, b.depth, b.pieces, b.chars, b.link_chars, b.inline_tags, b.links, b.images, b.pre)
+                    for b in blocks]
+            assert fast == _segment_by_events(page.root), (name, pre_process)
+
+
+def test_byline_test_is_the_byline_pattern(pages):
+    """``is_byline`` matches the byline pattern's two alternatives apart and looks for the second
+    only in a text holding "author" once lower-cased: no character but the letters of "about the
+    author" themselves matches them without regard to case (every code point checked), and the
+    answers are those of the whole pattern."""
+    import sys
+
+    from pagesieve.blocks.signals import BYLINE_RE, is_byline
+
+    letter = re.compile("[abouther]", re.IGNORECASE)
+    for code in range(sys.maxunicode + 1):
+        c = chr(code)
+        if letter.fullmatch(c):
+            assert c.lower() in "abouther", hex(code)
+    texts = _candidate_texts(pages) + ["ABOUT THE AUTHOR", "About the Author:", "  By Jane", "bylines", "Written by",
+                                        "more about the authors", "x about the author", "Posted by\u00a0me"]
+    found = 0
+    for text in texts:
+        assert is_byline(text) == (BYLINE_RE.search(text) is not None), text[:80]
+        found += is_byline(text)
+    assert found > 50
