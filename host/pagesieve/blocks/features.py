@@ -155,6 +155,26 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 N_FEATURES = len(FEATURE_NAMES)
 
+
+def _span(*names: str) -> slice:
+    """The columns of ``names``, which stand side by side in :data:`FEATURE_NAMES` in this order."""
+    start = FEATURE_NAMES.index(names[0])
+    if FEATURE_NAMES[start:start + len(names)] != names:
+        raise ValueError(f"columns not side by side in FEATURE_NAMES: {names}")
+    return slice(start, start + len(names))
+
+
+# Column groups that :func:`block_features` fills in one assignment each, and the columns it fills one by one.
+_RATIO_COLUMNS = _span("r1", "r2", "r3", "r4", "r5")
+_TAG_COLUMNS = _span(*(name for name, _ in TAG_GROUPS))
+_INHERITED_COLUMNS = _span("neg_self", "pos_self", "neg_ancestors", "pos_ancestors", "comment_ancestor",
+                           "in_semantic_noise", "in_article")
+_VOTE_COLUMNS = _span("in_top_container", "in_selected_region", "parent_vote")
+_SINGLE_COLUMNS = tuple(
+    (k, name) for k, name in enumerate(FEATURE_NAMES)
+    if not any(group.start <= k < group.stop for group in (_RATIO_COLUMNS, _TAG_COLUMNS, _INHERITED_COLUMNS, _VOTE_COLUMNS))
+)
+
 _TAG_ONEHOT = {
     tag: tuple(1.0 if col == k else 0.0 for k in range(len(TAG_GROUPS)))
     for col, (_, tags) in enumerate(TAG_GROUPS) for tag in tags
@@ -474,7 +494,11 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     # comment marks in short blocks, OR-ed up the block tree (every block with text is a candidate)
     marks = [False] * n_blocks
     for i, text in text_of.items():
-        if comment_mark(blocks[i]):  # is_comment_mark(blocks[i], text), made once
+        b = blocks[i]
+        mark = b._comment_mark  # comment_mark(b): is_comment_mark(b, text), made once
+        if mark is None:
+            mark = b._comment_mark = b.chars < COMMENT_MARK_MAX_CHARS and is_comment_mark(b, text)
+        if mark:
             marks[i] = True
     for b in reversed(blocks):
         if marks[b.index] and b.parent >= 0:
@@ -516,7 +540,8 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     c_depth = np.fromiter((blocks[i].depth for i in idx), dtype=np.float64, count=n)
     chars1 = c_chars + 1.0
     log_chars = np.log1p(c_chars)
-    link_density = np.array([row[4] for row in r])
+    ratios = np.array(r)
+    link_density = ratios[:, 4]
     # parent and grandparent block (a block at the top stands for its own missing ancestors)
     c_parent = parent_of[cand]
     parent = np.where(c_parent >= 0, c_parent, cand)
@@ -542,11 +567,12 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     before = np.zeros(n)
     np.cumsum(c_chars[:-1], out=before[1:])
     levels = np.fromiter((levels_up[i] for i in idx), dtype=np.float64, count=n)
-    of_candidates = lambda values: [values[i] for i in idx]  # noqa: E731
-    ratios = np.array(r)
     tag_columns = np.array([_TAG_ONEHOT.get(blocks[i].element.tag, _NO_TAG) for i in idx], dtype=np.float64)
+    # the per-block lists, each column group converted and indexed by the candidates at once
+    inherited = np.array((neg_self, pos_self, neg_anc, pos_anc, comment_anc, semantic_noise, in_article), dtype=np.float64)[:, cand]
+    np.minimum(inherited[2:4], 5.0, out=inherited[2:4])
+    voted = np.array((in_top, in_selected, vote), dtype=np.float64)[:, cand]
     columns = {
-        **{name: ratios[:, k] for k, name in enumerate(("r1", "r2", "r3", "r4", "r5"))},
         "log_chars": log_chars,
         "log_tokens": np.log1p(n_tokens),
         "log_sub_chars": np.log1p(c_sub),
@@ -560,14 +586,6 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         "ends_sentence": ends_sentence,
         "title_overlap": overlap,
         "title_like": (overlap >= 0.8) & (c_chars <= 2 * title_len + 10),
-        **{name: tag_columns[:, k] for k, (name, _tags) in enumerate(TAG_GROUPS)},
-        "neg_self": of_candidates(neg_self),
-        "pos_self": of_candidates(pos_self),
-        "neg_ancestors": np.minimum(of_candidates(neg_anc), 5),
-        "pos_ancestors": np.minimum(of_candidates(pos_anc), 5),
-        "comment_ancestor": of_candidates(comment_anc),
-        "in_semantic_noise": of_candidates(semantic_noise),
-        "in_article": of_candidates(in_article),
         "rel_depth": c_depth / max_depth,
         "rel_position": np.arange(n) / n,
         "text_before": before / total_chars,
@@ -582,14 +600,15 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         "lca_depth_longest": np.minimum(levels, 10),
         "dist_longest": (cand - longest) / n_blocks,
         "images": np.minimum(c_images, 5),
-        "in_top_container": of_candidates(in_top),
-        "in_selected_region": of_candidates(in_selected),
-        "parent_vote": of_candidates(vote),
         "top_container_share": top_share,
         "repeated_container": np.log(repeated),
         "repeated_with_comment_marks": marked,
     }
     x = np.empty((n, N_FEATURES), dtype=np.float64)
-    for k, name in enumerate(FEATURE_NAMES):
+    x[:, _RATIO_COLUMNS] = ratios
+    x[:, _TAG_COLUMNS] = tag_columns
+    x[:, _INHERITED_COLUMNS] = inherited.T
+    x[:, _VOTE_COLUMNS] = voted.T
+    for k, name in _SINGLE_COLUMNS:
         x[:, k] = columns[name]
     return idx, x
