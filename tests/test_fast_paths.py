@@ -414,3 +414,36 @@ def test_byline_test_is_the_byline_pattern(pages):
         assert is_byline(text) == (BYLINE_RE.search(text) is not None), text[:80]
         found += is_byline(text)
     assert found > 50
+
+
+def test_same_site_article_is_that_of_urlsplit_and_the_path_segments(pages):
+    """``_same_site_article`` splits ``http(s)`` addresses by hand and counts the path's segments
+    from its stripped pieces: the answers of ``urlsplit`` and of the list of non-empty segments
+    (addresses that urlsplit rejects are no article on either side)."""
+    from pagesieve.blocks.signals import _same_site_article
+
+    def plain(href, host):
+        parts = urlsplit(href) if not (href[0] == "/" and not href.startswith("//")) else urlsplit("http://" + host + href)
+        if parts.netloc and parts.netloc.lower().removeprefix("www.") != host:
+            return False
+        segments = [s for s in parts.path.split("/") if s]
+        return len(segments) >= 2 or bool(segments and "-" in segments[-1])
+
+    hrefs = {"/", "//", "/a", "/a-b", "/a/b", "/a//", "//x.example/a/b", "/a/?x/y", "/a#b/c", "http://x.example",
+             "https://x.example?x/y", "http://x.example#a/b-c", "https://www.x.example/a-b", "https://y.example/a/b"}
+    for _name, html, url in pages:
+        hrefs.update(a.get("href") for a in parse_html(html, url=url).root.iter("a") if a.get("href"))
+    hosts = ("x.example", *sorted({(urlsplit(url).hostname or "").removeprefix("www.") for _n, _h, url in pages if url}))
+    compared = articles = 0
+    for href in hrefs:
+        if any(c in href for c in "\t\r\n"):
+            continue  # urlsplit removes them from the path, the fast path for "/..." keeps them
+        for host in hosts[:3]:
+            try:
+                expected = plain(href, host)
+            except ValueError:
+                expected = False
+            assert _same_site_article(href, host) == expected, (href, host)
+            compared += 1
+            articles += expected
+    assert compared > 10000 and articles > 1000
