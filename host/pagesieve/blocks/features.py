@@ -287,14 +287,15 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
         if b.chars < 25:
             continue
         points = 1 + _commas(text) + min(b.chars // 100, 3)
-        j, level = b.parent, 0
-        while j >= 0 and level < 3:
+        j = b.parent
+        for share in (1, 2, 6):  # parent, grandparent, great-grandparent (points / 1 adds what points adds)
+            if j < 0:
+                break
             if not scored[j]:
                 scored[j] = True
                 score[j] += _TAG_WEIGHT.get(blocks[j].element.tag, 0) + class_weight[j]
-            score[j] += points if level == 0 else points / (2 if level == 1 else level * 3)
+            score[j] += points / share
             j = blocks[j].parent
-            level += 1
     best, best_score = 0, float("-inf")
     for j in range(n):
         if scored[j]:
@@ -445,10 +446,11 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     in_article = [False] * len(blocks)
     class_weight = [0] * len(blocks)
     wrapper_chars = SEMANTIC_WRAPPER_SHARE * total_chars
-    for b in blocks:
-        i = b.index
+    for i, b in enumerate(blocks):  # b.index == i
         element = b.element
-        cls = b.class_attr
+        cls = b._class  # b.class_attr, read once
+        if cls is False:
+            cls = b._class = element.get("class")
         ident = element.get("id")
         if cls or ident:
             ns, ps, cm = class_evidence(cls + " " + ident if cls and ident else cls or ident)
