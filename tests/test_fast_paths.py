@@ -447,3 +447,28 @@ def test_same_site_article_is_that_of_urlsplit_and_the_path_segments(pages):
             compared += 1
             articles += expected
     assert compared > 10000 and articles > 1000
+
+
+def test_cjk_text_columns_are_those_of_the_token_list(pages):
+    """In text with CJK characters the features count the CJK characters and the words between them
+    instead of listing every token: lower-casing keeps every CJK character (every one checked), and
+    the token count, stop words and title overlap are those of the token pattern's list."""
+    from pagesieve.blocks.features import _CJK_RE, _NON_CJK_WORD_RE, STOP_WORDS, TOKEN_RE
+
+    for block in ((0x3040, 0x3100), (0x3400, 0x4DC0), (0x4E00, 0xA000), (0xF900, 0xFB00), (0xAC00, 0xD7B0)):
+        for code in range(*block):
+            assert chr(code).lower() == chr(code), hex(code)
+    texts = [t for t in _candidate_texts(pages) if _CJK_RE.search(t)] + ["中文Abc, the 字 of-x_y 한국어 カタカナ"]
+    assert len(texts) > 500
+    for title in ("中文标题 新闻 the ABC 字", "", "only words here", "字"):
+        title_tokens = set(TOKEN_RE.findall(title.lower())) - STOP_WORDS
+        title_cjk = [t for t in title_tokens if _CJK_RE.match(t)]
+        title_words = title_tokens.difference(title_cjk)
+        for text in texts:
+            lower = text.lower()
+            tokens = TOKEN_RE.findall(lower)
+            words = _NON_CJK_WORD_RE.findall(lower)
+            assert len(_CJK_RE.findall(text)) + len(words) == len(tokens), text[:80]
+            assert sum(w in STOP_WORDS for w in words) == sum(t in STOP_WORDS for t in tokens)
+            assert len(title_words.intersection(words)) + sum(c in lower for c in title_cjk) == \
+                len(title_tokens.intersection(tokens)), (title, text[:80])

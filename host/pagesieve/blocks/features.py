@@ -67,6 +67,13 @@ _WORD_RE = re.compile(r"[^\W_]+")
 """:data:`TOKEN_RE` for text without CJK characters (lower-casing makes none, ``tests/test_fast_paths.py``
 checks every code point): the same tokens, its first alternative never matching, in 70 % of the time."""
 
+_NON_CJK_WORD_RE = re.compile(r"[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+"""The second alternative of :data:`TOKEN_RE` alone. In text with CJK characters, the tokens of
+:data:`TOKEN_RE` are each CJK character (lower-casing keeps them and makes no other) and the words
+of this pattern: counting the characters and finding the title's among them with ``in`` gives
+the token count, stop words and title overlap in half the time of the token list (2,507 CJK
+candidate texts of 160 dataset pages, 63 -> 28 ms; ``tests/test_fast_paths.py``)."""
+
 _ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
 """A ``bytes.translate`` table: upper-case ASCII letters to lower case, digits and lower-case letters
 kept, every other byte to a space. ``text.encode().translate(_ASCII_WORDS).split()`` is
@@ -511,6 +518,8 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     title_len = len(title)
     title_ascii = frozenset(t.encode() for t in title_tokens if t.isascii())  # no other can equal an ASCII token
     d_title = len(title_tokens)
+    title_cjk = [t for t in title_tokens if _CJK_RE.match(t)]  # one CJK character each
+    title_words = title_tokens.difference(title_cjk)
     text_rows = []
     for text in texts:
         if text.isascii():
@@ -521,11 +530,17 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
                    text[-1:] in _SENTENCE_END, len(title_ascii.intersection(tokens)) / d_title if d_title else 0.0)
         else:
             cjk = len(_CJK_RE.findall(text))
-            tokens = (TOKEN_RE if cjk else _WORD_RE).findall(text.lower())
-            n_tokens = len(tokens)
-            stop = sum(map(_is_stop_word, tokens)) if cjk < n_tokens else 0
-            row = (n_tokens, stop, cjk, len(_PUNCT_RE.findall(text)), text[-1:] in _SENTENCE_END,
-                   len(title_tokens.intersection(tokens)) / d_title if d_title else 0.0)
+            lower = text.lower()
+            if cjk:  # the tokens are its CJK characters and the words between them (:data:`_NON_CJK_WORD_RE`)
+                words = _NON_CJK_WORD_RE.findall(lower)
+                n_tokens = cjk + len(words)
+                found = len(title_words.intersection(words)) + sum(c in lower for c in title_cjk)
+            else:
+                words = _WORD_RE.findall(lower)
+                n_tokens = len(words)
+                found = len(title_tokens.intersection(words))
+            row = (n_tokens, sum(map(_is_stop_word, words)), cjk, len(_PUNCT_RE.findall(text)), text[-1:] in _SENTENCE_END,
+                   found / d_title if d_title else 0.0)
         text_rows.append(row)
     n_tokens, stop, cjk, punct, ends_sentence, overlap = np.array(text_rows, dtype=np.float64).T
 
