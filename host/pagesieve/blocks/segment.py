@@ -143,6 +143,20 @@ _CLASS_SIGNATURES: dict[str, str] = {}
 """Class attribute -> the same without its digits (pages repeat their classes; emptied at 4,096)."""
 
 
+class _WalkEnd:
+    """The mark :func:`segment` chains after the last element: its parent is the walk's top, so
+    every element still open is left and its tail placed."""
+
+    __slots__ = ("top",)
+
+    def __init__(self, top: etree._Element) -> None:
+        self.top = top
+
+    def getparent(self) -> etree._Element:
+        """The walk's top element."""
+        return self.top
+
+
 def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:
     """Cut the tree under ``root`` into blocks, in document order.
 
@@ -161,50 +175,47 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
     blocks: list[Block] = [first]
     in_pre = top.tag == "pre"
     first.pre = in_pre
-    # Per element met, the context its children inherit: (block, block index, inside <a>, depth,
-    # inside <pre>). Elements come in document order (``iter`` and ``getparent``: less than half
-    # the time of ``iterwalk``'s start and end events, 80 dataset pages); an element's tail belongs to its
-    # parent's block after the element's own subtree, so it waits in ``pending`` until the walk
-    # reaches an element no deeper than it: that element lies outside its subtree.
-    context: dict[etree._Element, tuple[Block, int, bool, int, bool]] = {top: (first, 0, False, first.depth, in_pre)}
-    pending: list[tuple[int, Block, bool, str]] = []  # (depth of the element, block, inside <a>, its tail)
+    # The open elements, outermost first, each with the context its children inherit: (element,
+    # block, inside <a>, inside <pre>). Elements come in document order (``iter``); the parent of
+    # each is on this stack (``getparent`` gives the proxy held there), and the elements above it
+    # have been left: each one's tail, which follows its subtree, goes to the block that holds
+    # it. The end events of ``iterwalk`` without walking them: 0.83x the time of ``iterwalk``
+    # (240 dataset pages, interleaved), and only the open elements are held, not every one met.
+    stack: list[tuple[etree._Element, Block, bool, bool]] = [(top, first, False, in_pre)]
     text = top.text
     if text:
         first.pieces.append(text)
-        words = text.split()  # length with white space collapsed and ends trimmed (module docstring)
-        if words:
-            first.chars += len(" ".join(words))
+        first.chars += len(" ".join(text.split()))  # white space collapsed, ends trimmed (module docstring)
     elements = top.iter()
     next(elements)  # top itself
-    end = (first, 0, False, -1, False)  # top's parent is not in ``context``: depth 0 places every tail left
-    for element in chain(elements, (top,)):
-        block, block_index, in_link, depth, in_pre = context.get(element.getparent(), end)
-        depth += 1
-        while pending and pending[-1][0] >= depth:
-            _depth, owner, owner_link, tail = pending.pop()
-            owner.pieces.append(tail)
-            words = tail.split()
-            if words:
-                n = len(" ".join(words))
-                owner.chars += n
-                if owner_link:
-                    owner.link_chars += n
-        if element is top:  # the walk's end (chained above)
+    end = _WalkEnd(top)
+    for element in chain(elements, (end,)):
+        parent = element.getparent()
+        while stack[-1][0] is not parent:
+            tail = stack.pop()[0].tail
+            if tail:
+                _element, owner, owner_link, _pre = stack[-1]
+                owner.pieces.append(tail)
+                words = tail.split()
+                if words:
+                    n = len(" ".join(words))
+                    owner.chars += n
+                    if owner_link:
+                        owner.link_chars += n
+        if element is end:
             break
-        tail = element.tail
-        if tail:
-            pending.append((depth, block, in_link, tail))
+        _element, block, in_link, in_pre = stack[-1]
         tag = element.tag
         if tag.__class__ is not str:  # a comment or processing instruction: its tail alone counts
+            stack.append((element, block, in_link, in_pre))
             continue
         if tag == "pre":
             in_pre = True
         if tag in block_tags:
-            block_index = len(blocks)
-            child = Block(element, block_index, block.index, depth)  # positional: 2x faster than keywords
+            child = Block(element, len(blocks), block.index, first.depth + len(stack))  # positional: 2x faster than keywords
             if in_pre:
                 child.pre = True
-            block.children.append(block_index)
+            block.children.append(child.index)
             blocks.append(child)
             block = child
         else:
@@ -214,7 +225,7 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
                 in_link = True
             elif tag == "img":
                 block.images += 1
-        context[element] = (block, block_index, in_link, depth, in_pre)
+        stack.append((element, block, in_link, in_pre))
         text = element.text
         if text:
             block.pieces.append(text)
