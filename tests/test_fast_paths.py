@@ -484,3 +484,198 @@ def test_code_block_scopes_read_through_their_classed_elements(pages):
             assert all("class" in e.attrib for e in walked) and set(walked) <= set(_CLASSED(scope))
             scopes += 1
     assert scopes > 20
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast paths of blocks/ (branch fast-blocks): each against its plain form.
+# ---------------------------------------------------------------------------------------------
+
+def _candidate_texts(pages, limit=None):
+    texts = []
+    for _name, html, url in pages[:limit]:
+        page = parse_html(html, url=url)
+        preprocess(page)
+        texts += [b.text for b in segment(page.root) if b.chars]
+    return texts
+
+
+def test_ascii_text_columns_read_in_bytes_are_those_of_the_patterns(pages):
+    """The features read an ASCII text's tokens, stop words and punctuation in its bytes: the same
+    tokens as the lower-case ASCII token pattern, the same stop words, the same punctuation count
+    as the punctuation pattern."""
+    from pagesieve.blocks.features import (
+        _ASCII_PUNCT, _ASCII_TOKEN_RE, _ASCII_WORDS, _PUNCT_RE, STOP_WORDS, TOKEN_RE, _is_stop_bytes,
+    )
+
+    all_bytes = "".join(map(chr, range(128)))
+    texts = [t for t in _candidate_texts(pages) if t.isascii()] + [all_bytes, all_bytes.upper(), "A-B_c9 D.E"]
+    assert len(texts) > 5000
+    for text in texts:
+        raw = text.encode()
+        tokens = raw.translate(_ASCII_WORDS).split()
+        assert [t.decode() for t in tokens] == _ASCII_TOKEN_RE.findall(text.lower()) == TOKEN_RE.findall(text.lower()), text[:80]
+        assert sum(map(_is_stop_bytes, tokens)) == sum(t in STOP_WORDS for t in _ASCII_TOKEN_RE.findall(text.lower()))
+        assert len(raw) - len(raw.translate(None, _ASCII_PUNCT)) == len(_PUNCT_RE.findall(text)), text[:80]
+
+
+def test_word_pattern_is_the_token_pattern_on_text_without_cjk(pages):
+    """Text without CJK characters is tokenised with the word pattern: lower-casing makes no CJK
+    character of any other code point (every one checked), and the two patterns give the same
+    tokens on such text."""
+    import sys
+
+    from pagesieve.blocks.features import _CJK_RE, _WORD_RE, TOKEN_RE
+
+    for code in range(sys.maxunicode + 1):
+        c = chr(code)
+        if not _CJK_RE.match(c):
+            assert _CJK_RE.search(c.lower()) is None, hex(code)
+    texts = [t for t in _candidate_texts(pages) if not t.isascii() and _CJK_RE.search(t) is None]
+    texts.append("".join(chr(c) for c in range(0x3000) if not 0xD800 <= c < 0xE000))
+    assert len(texts) > 200
+    for text in texts:
+        assert _WORD_RE.findall(text.lower()) == TOKEN_RE.findall(text.lower()), text[:80]
+
+
+def _segment_by_events(root):
+    """The blocks' own pieces and counts by the definition: a walk with start and end events, each
+    element's text placed when it opens and its tail when it closes, in the block of the nearest
+    enclosing block element."""
+    from pagesieve.blocks.segment import BLOCK_TAGS
+
+    body = root.find("body") if root.tag == "html" else None
+    top = body if body is not None else root
+    rows = {top: [-1, 1 if body is not None else 0, [], 0, 0, 0, 0, 0, top.tag == "pre"]}
+    order = [top]
+    stack = []
+
+    def place(key, text, in_link):
+        row = rows[key]
+        row[2].append(text)
+        n = len(" ".join(text.split()))
+        row[3] += n
+        row[4] += n if in_link else 0
+
+    for event, element in etree.iterwalk(top, events=("start", "end")):
+        if event == "end":
+            owner, in_link, _depth, _pre = stack.pop()
+            if element is not top and element.tail:
+                place(stack[-1][0], element.tail, stack[-1][1])
+            continue
+        owner, in_link, depth, in_pre = stack[-1] if stack else (top, False, rows[top][1] - 1, rows[top][8])
+        if not isinstance(element.tag, str):
+            stack.append((owner, in_link, depth, in_pre))
+            continue
+        depth += 1
+        in_pre = in_pre or element.tag == "pre"
+        if element is not top and element.tag in BLOCK_TAGS:
+            rows[element] = [order.index(owner), depth, [], 0, 0, 0, 0, 0, in_pre]
+            order.append(element)
+            owner = element
+        elif element is not top:
+            rows[owner][5] += 1
+            rows[owner][6] += element.tag == "a"
+            rows[owner][7] += element.tag == "img"
+            in_link = in_link or element.tag == "a"
+        stack.append((owner, in_link, depth, in_pre))
+        if element.text:
+            place(owner, element.text, in_link)
+    return [(e, *rows[e]) for e in order]
+
+
+def test_segment_places_each_tail_as_the_event_walk_does(pages):
+    """``segment`` walks the tree with one event per element and places each tail once the walk
+    has left its element's subtree: the blocks, their own pieces in order and their counts are
+    those of a walk with start and end events, on pre-processed pages and on raw ones (which keep
+    their comments and processing instructions)."""
+    raw = "<html><body><div>a<!-- c -->b<?pi x?>c<p>d<a>e<b>f</b>g</a>h</p>i<pre>j<i>k</i></pre></div>l</body></html>"
+    for name, html, url in [*pages, ("raw", raw, None)]:
+        for pre_process in (True, False):
+            page = parse_html(html, url=url)
+            if pre_process:
+                preprocess(page)
+            blocks = segment(page.root)
+            fast = [(b.element, b.parent, b.depth, b.pieces, b.chars, b.link_chars, b.inline_tags, b.links, b.images, b.pre)
+                    for b in blocks]
+            assert fast == _segment_by_events(page.root), (name, pre_process)
+
+
+def test_byline_test_is_the_byline_pattern(pages):
+    """``is_byline`` matches the byline pattern's two alternatives apart and looks for the second
+    only in a text holding "author" once lower-cased: no character but the letters of "about the
+    author" themselves matches them without regard to case (every code point checked), and the
+    answers are those of the whole pattern."""
+    import sys
+
+    from pagesieve.blocks.signals import BYLINE_RE, is_byline
+
+    letter = re.compile("[abouther]", re.IGNORECASE)
+    for code in range(sys.maxunicode + 1):
+        c = chr(code)
+        if letter.fullmatch(c):
+            assert c.lower() in "abouther", hex(code)
+    texts = _candidate_texts(pages) + ["ABOUT THE AUTHOR", "About the Author:", "  By Jane", "bylines", "Written by",
+                                        "more about the authors", "x about the author", "Posted by\u00a0me"]
+    found = 0
+    for text in texts:
+        assert is_byline(text) == (BYLINE_RE.search(text) is not None), text[:80]
+        found += is_byline(text)
+    assert found > 50
+
+
+def test_same_site_article_is_that_of_urlsplit_and_the_path_segments(pages):
+    """``_same_site_article`` splits ``http(s)`` addresses by hand and counts the path's segments
+    from its stripped pieces: the answers of ``urlsplit`` and of the list of non-empty segments
+    (addresses that urlsplit rejects are no article on either side)."""
+    from pagesieve.blocks.signals import _same_site_article
+
+    def plain(href, host):
+        parts = urlsplit(href) if not (href[0] == "/" and not href.startswith("//")) else urlsplit("http://" + host + href)
+        if parts.netloc and parts.netloc.lower().removeprefix("www.") != host:
+            return False
+        segments = [s for s in parts.path.split("/") if s]
+        return len(segments) >= 2 or bool(segments and "-" in segments[-1])
+
+    hrefs = {"/", "//", "/a", "/a-b", "/a/b", "/a//", "//x.example/a/b", "/a/?x/y", "/a#b/c", "http://x.example",
+             "https://x.example?x/y", "http://x.example#a/b-c", "https://www.x.example/a-b", "https://y.example/a/b"}
+    for _name, html, url in pages:
+        hrefs.update(a.get("href") for a in parse_html(html, url=url).root.iter("a") if a.get("href"))
+    hosts = ("x.example", *sorted({(urlsplit(url).hostname or "").removeprefix("www.") for _n, _h, url in pages if url}))
+    compared = articles = 0
+    for href in hrefs:
+        if any(c in href for c in "\t\r\n"):
+            continue  # urlsplit removes them from the path, the fast path for "/..." keeps them
+        for host in hosts[:3]:
+            try:
+                expected = plain(href, host)
+            except ValueError:
+                expected = False
+            assert _same_site_article(href, host) == expected, (href, host)
+            compared += 1
+            articles += expected
+    assert compared > 10000 and articles > 1000
+
+
+def test_cjk_text_columns_are_those_of_the_token_list(pages):
+    """In text with CJK characters the features count the CJK characters and the words between them
+    instead of listing every token: lower-casing keeps every CJK character (every one checked), and
+    the token count, stop words and title overlap are those of the token pattern's list."""
+    from pagesieve.blocks.features import _CJK_RE, _NON_CJK_WORD_RE, STOP_WORDS, TOKEN_RE
+
+    for block in ((0x3040, 0x3100), (0x3400, 0x4DC0), (0x4E00, 0xA000), (0xF900, 0xFB00), (0xAC00, 0xD7B0)):
+        for code in range(*block):
+            assert chr(code).lower() == chr(code), hex(code)
+    texts = [t for t in _candidate_texts(pages) if _CJK_RE.search(t)] + ["中文Abc, the 字 of-x_y 한국어 カタカナ"]
+    assert len(texts) > 500
+    for title in ("中文标题 新闻 the ABC 字", "", "only words here", "字"):
+        title_tokens = set(TOKEN_RE.findall(title.lower())) - STOP_WORDS
+        title_cjk = [t for t in title_tokens if _CJK_RE.match(t)]
+        title_words = title_tokens.difference(title_cjk)
+        for text in texts:
+            lower = text.lower()
+            tokens = TOKEN_RE.findall(lower)
+            words = _NON_CJK_WORD_RE.findall(lower)
+            assert len(_CJK_RE.findall(text)) + len(words) == len(tokens), text[:80]
+            assert sum(w in STOP_WORDS for w in words) == sum(t in STOP_WORDS for t in tokens)
+            assert len(title_words.intersection(words)) + sum(c in lower for c in title_cjk) == \
+                len(title_tokens.intersection(tokens)), (title, text[:80])

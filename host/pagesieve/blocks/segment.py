@@ -12,14 +12,15 @@ Text length counts the characters of each text node after its runs of white spac
 collapsed to one space and its ends trimmed. This is what reproduces the paper's Table 3
 (the record line of its Figure 2 counts its inner spaces: 65 characters).
 
-One iterative pass over the tree (``lxml.etree.iterwalk``), so deep nesting cannot overflow
-the Python stack; O(number of elements + characters).
+One iterative pass over the tree (``lxml``'s ``iter``, no recursion), so deep nesting cannot
+overflow the Python stack; O(number of elements + characters).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 
 from lxml import etree
 
@@ -81,6 +82,7 @@ class Block:
     pre: bool = False
     _text: str | None = field(default=None, repr=False, compare=False)
     _signature: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+    _class: str | None | bool = field(default=False, repr=False, compare=False)  # False: not read yet
     _comment_mark: bool | None = field(default=None, repr=False, compare=False)  # pagesieve.blocks.features.comment_mark
 
     @property
@@ -106,6 +108,16 @@ class Block:
         return text
 
     @property
+    def class_attr(self) -> str | None:
+        """The block element's ``class`` attribute (``None`` without one), read once: the features
+        (:func:`pagesieve.blocks.features.block_features`) and :attr:`signature` both need it, and
+        lxml's ``get`` costs as much as the rest of a block's class evidence."""
+        cls = self._class
+        if cls is False:
+            cls = self._class = self.element.get("class")
+        return cls
+
+    @property
     def signature(self) -> tuple[str, str]:
         """``(tag, class)`` with the class's runs of digits removed, so that ``comment-17`` and
         ``comment-18`` match: what look-alike sibling blocks share (comments, forum posts,
@@ -113,7 +125,7 @@ class Block:
         Made once, when first asked for."""
         signature = self._signature
         if signature is None:
-            cls = self.element.get("class")
+            cls = self.class_attr
             if cls:
                 stripped = _CLASS_SIGNATURES.get(cls)
                 if stripped is None:
@@ -131,6 +143,20 @@ _CLASS_SIGNATURES: dict[str, str] = {}
 """Class attribute -> the same without its digits (pages repeat their classes; emptied at 4,096)."""
 
 
+class _WalkEnd:
+    """The mark :func:`segment` chains after the last element: its parent is the walk's top, so
+    every element still open is left and its tail placed."""
+
+    __slots__ = ("top",)
+
+    def __init__(self, top: etree._Element) -> None:
+        self.top = top
+
+    def getparent(self) -> etree._Element:
+        """The walk's top element."""
+        return self.top
+
+
 def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:
     """Cut the tree under ``root`` into blocks, in document order.
 
@@ -145,63 +171,69 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
     """
     body = root.find("body") if root.tag == "html" else None
     top = body if body is not None else root
-    blocks: list[Block] = [Block(element=top, index=0, parent=-1, depth=1 if body is not None else 0)]
-    # One stack entry per open element: (block index, inside <a>, depth, inside <pre>)
-    stack: list[tuple[int, bool, int, bool]] = []
-    for event, element in etree.iterwalk(top, events=("start", "end")):
-        tag = element.tag
-        if event == "start":
-            if not isinstance(tag, str):
-                stack.append(stack[-1] if stack else (0, False, 1, False))
-                continue
-            if stack:
-                block_index, in_link, depth, in_pre = stack[-1]
-                depth += 1
-            else:
-                block_index, in_link, depth, in_pre = 0, False, blocks[0].depth, False
-            if tag == "pre":
-                in_pre = True
-            if element is top:
-                block = blocks[0]
-                block.pre = in_pre
-            elif tag in block_tags:
-                block = Block(element, len(blocks), block_index, depth)  # positional: 2x faster than keywords
-                if in_pre:
-                    block.pre = True
-                blocks[block_index].children.append(block.index)
-                blocks.append(block)
-                block_index = block.index
-            else:
-                block = blocks[block_index]
-                block.inline_tags += 1
-                if tag == "a":
-                    block.links += 1
-                    in_link = True
-                elif tag == "img":
-                    block.images += 1
-            stack.append((block_index, in_link, depth, in_pre))
-            text = element.text
-            if text:
-                block.pieces.append(text)
-                words = text.split()  # length with white space collapsed and ends trimmed (module docstring)
-                if words:
-                    n = len(" ".join(words))
-                    block.chars += n
-                    if in_link:
-                        block.link_chars += n
-        else:
-            stack.pop()
-            tail = element.tail
-            if tail and element is not top and stack:
-                block_index, in_link, _depth, _pre = stack[-1]
-                block = blocks[block_index]
-                block.pieces.append(tail)
+    first = Block(top, 0, -1, 1 if body is not None else 0)
+    blocks: list[Block] = [first]
+    in_pre = top.tag == "pre"
+    first.pre = in_pre
+    # The open elements, outermost first, each with the context its children inherit: (element,
+    # block, inside <a>, inside <pre>). Elements come in document order (``iter``); the parent of
+    # each is on this stack (``getparent`` gives the proxy held there), and the elements above it
+    # have been left: each one's tail, which follows its subtree, goes to the block that holds
+    # it. The end events of ``iterwalk`` without walking them: 0.83x the time of ``iterwalk``
+    # (240 dataset pages, interleaved), and only the open elements are held, not every one met.
+    stack: list[tuple[etree._Element, Block, bool, bool]] = [(top, first, False, in_pre)]
+    text = top.text
+    if text:
+        first.pieces.append(text)
+        first.chars += len(" ".join(text.split()))  # white space collapsed, ends trimmed (module docstring)
+    elements = top.iter()
+    next(elements)  # top itself
+    end = _WalkEnd(top)
+    for element in chain(elements, (end,)):
+        parent = element.getparent()
+        while stack[-1][0] is not parent:
+            tail = stack.pop()[0].tail
+            if tail:
+                _element, owner, owner_link, _pre = stack[-1]
+                owner.pieces.append(tail)
                 words = tail.split()
                 if words:
                     n = len(" ".join(words))
-                    block.chars += n
-                    if in_link:
-                        block.link_chars += n
+                    owner.chars += n
+                    if owner_link:
+                        owner.link_chars += n
+        if element is end:
+            break
+        _element, block, in_link, in_pre = stack[-1]
+        tag = element.tag
+        if tag.__class__ is not str:  # a comment or processing instruction: its tail alone counts
+            stack.append((element, block, in_link, in_pre))
+            continue
+        if tag == "pre":
+            in_pre = True
+        if tag in block_tags:
+            child = Block(element, len(blocks), block.index, first.depth + len(stack))  # positional: 2x faster than keywords
+            if in_pre:
+                child.pre = True
+            block.children.append(child.index)
+            blocks.append(child)
+            block = child
+        else:
+            block.inline_tags += 1
+            if tag == "a":
+                block.links += 1
+                in_link = True
+            elif tag == "img":
+                block.images += 1
+        stack.append((element, block, in_link, in_pre))
+        text = element.text
+        if text:
+            block.pieces.append(text)
+            n = len(" ".join(text.split()))
+            if n:
+                block.chars += n
+                if in_link:
+                    block.link_chars += n
     # Subtree totals in one pass, children before parents (children have larger indices): when
     # a block is reached, its nested blocks have already added their totals to it.
     for block in reversed(blocks):

@@ -57,6 +57,16 @@ CARD_COLUMNS: tuple[str, ...] = (
 
 EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 BYLINE_RE = re.compile(r"^\s*(?:by|written by|author|posted by|von|par|por)\b|\babout the author\b", re.IGNORECASE)
+_BYLINE_HEAD_RE = re.compile(r"\s*(?:by|written by|author|posted by|von|par|por)\b", re.IGNORECASE)
+_ABOUT_AUTHOR_RE = re.compile(r"\babout the author\b", re.IGNORECASE)
+
+
+def is_byline(text: str) -> bool:
+    """``BYLINE_RE.search(text) is not None``, its two alternatives apart: the opening one matched
+    at the start alone, the other searched only in a text that holds "author" once lower-cased
+    (it cannot match elsewhere: no other character folds to its letters, ``tests/test_fast_paths.py``).
+    A quarter of the time of the search (21,663 short texts of 160 dataset pages, 0.23 -> 0.06 ms a page)."""
+    return _BYLINE_HEAD_RE.match(text) is not None or ("author" in text.lower() and _ABOUT_AUTHOR_RE.search(text) is not None)
 
 
 def card_items(blocks: Sequence[Block]) -> tuple[list[int], list[int]]:
@@ -105,18 +115,22 @@ def _split_http(href: str) -> tuple[str, str] | None:
     :func:`urllib.parse.urlsplit` gives them, or ``None`` for any address that needs its other
     cases (tabs or line breaks to remove, a non-ASCII or bracketed host, another scheme):
     urlsplit's general path cost a third of the card columns' time on pages full of links."""
-    if not href.startswith(("https://", "http://")) or "\t" in href or "\n" in href or "\r" in href:
+    if href.startswith("https://"):
+        rest = href[8:]
+    elif href.startswith("http://"):
+        rest = href[7:]
+    else:
         return None
-    rest = href[8:] if href[4] == "s" else href[7:]
-    end = len(rest)
-    for mark in "/?#":
-        k = rest.find(mark, 0, end)
-        if k >= 0:
-            end = k
-    netloc = rest[:end]
+    if "\t" in href or "\n" in href or "\r" in href:
+        return None
+    netloc, slash, path = rest.partition("/")  # the host ends at the first "/", "?" or "#"
+    if "?" in netloc or "#" in netloc:  # a query or fragment before any path: no path
+        netloc, path = netloc[:min(k for k in (netloc.find("?"), netloc.find("#")) if k >= 0)], ""
+    elif slash:
+        path = "/" + path.partition("#")[0].partition("?")[0]
     if not netloc.isascii() or "[" in netloc or "]" in netloc:
         return None
-    return netloc, rest[end:].partition("#")[0].partition("?")[0]
+    return netloc, path
 
 
 def _same_site_article(href: str, host: str) -> bool:
@@ -135,8 +149,10 @@ def _same_site_article(href: str, host: str) -> bool:
         netloc, path = split
         if netloc and netloc.lower().removeprefix("www.") != host:
             return False
-    segments = [s for s in path.split("/") if s]
-    return len(segments) >= 2 or bool(segments and "-" in segments[-1])
+    # the path's segments, empty ones left out: with the outer slashes stripped, two or more
+    # pieces hold two non-empty ends, and one piece is the only segment or empty
+    segments = path.strip("/").split("/")
+    return len(segments) >= 2 or "-" in segments[0]
 
 
 def same_site_shares(blocks: Sequence[Block], host: str) -> list[float]:
@@ -229,7 +245,7 @@ def card_columns(blocks: Sequence[Block], candidates: Sequence[int], url: str | 
         if b.chars:
             text = b.text
             email = "@" in text and EMAIL_RE.search(text) is not None
-            byline = b.chars < 300 and BYLINE_RE.search(text) is not None
+            byline = b.chars < 300 and is_byline(text)
         rows.append((c >= 0, log1p(runs[i]), card_share, log1p(lo - pos if pos < lo else pos - hi if pos > hi else 0),
                      pos > hi, same_site, email, byline))
     return np.array(rows, dtype=np.float64)
@@ -247,6 +263,7 @@ PAGE_SIGNALS: tuple[str, ...] = (
 )
 """Names of the page-signal vector (:func:`page_signals`), in order."""
 
+_COUNTED_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 _PRICE_RE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP))")
 _LD_KINDS = {
     "ld_article": ("article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle"),
@@ -346,16 +363,20 @@ def page_signals(raw: dict[str, float], blocks: Sequence[Block], cards: tuple[li
         headings = code = prices = 0
         longest = 0
         for b in blocks:
-            if b.chars:
-                by_tag[b.tag] = by_tag.get(b.tag, 0) + b.chars
-                longest = max(longest, b.chars)
-                if b.tag in ("h1", "h2", "h3", "h4"):
+            tag = b.element.tag
+            chars = b.chars
+            if chars:
+                by_tag[tag] = by_tag.get(tag, 0) + chars
+                if chars > longest:
+                    longest = chars
+                if tag in _COUNTED_HEADINGS:
                     headings += 1
                 text = b.text
                 if "$" in text or "€" in text or "£" in text or "USD" in text or "EUR" in text or "GBP" in text:
                     prices += len(_PRICE_RE.findall(text))
-                comment_marks += comment_mark(b)  # is_comment_mark(b, text), made once
-            if b.pre or b.tag == "pre":
+                mark = b._comment_mark  # comment_mark(b): is_comment_mark(b, text), made once
+                comment_marks += comment_mark(b) if mark is None else mark
+            if b.pre or tag == "pre":
                 code += 1
         card, _runs = cards if cards is not None else card_items(blocks)
         roots = {c for c in card if c >= 0}
