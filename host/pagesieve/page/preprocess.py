@@ -142,11 +142,6 @@ SWALLOWED_SHARE = 0.5
 parse that went wrong (:func:`swallows_page`)."""
 
 
-def _non_white(texts) -> int:
-    """Characters of ``texts`` (an iterable of strings) that are not spaces or newlines."""
-    return sum(len(t) - t.count(" ") - t.count("\n") for t in texts)
-
-
 _STRING_VALUE = etree.XPath("string()", smart_strings=False)
 """The string value of an element: its descendant text nodes joined, in document order (XPath
 1.0 §5.2), what ``"".join(element.itertext())`` joins."""
@@ -156,16 +151,11 @@ def _text_length(element: etree._Element) -> int:
     """Characters of text under ``element`` that are not white space.
 
     Counted in the string value made within libxml2 (one string for the subtree) rather than
-    text node by text node from ``itertext`` (:func:`_text_length_each`, which the tests compare
-    it with): 3.8x faster on the elements pre-processing measures (the body, controls,
+    text node by text node from ``itertext`` (which ``tests/test_fast_paths.py`` compares it
+    with): 3.8x faster on the elements pre-processing measures (the body, controls,
     ``<noscript>``), which made 0.68 ms a page of pre-processing on 320 dataset pages."""
     text = _STRING_VALUE(element)
     return len(text) - text.count(" ") - text.count("\n")
-
-
-def _text_length_each(element: etree._Element) -> int:
-    """:func:`_text_length` counted text node by text node (its plain form)."""
-    return _non_white(element.itertext())
 
 
 def swallows_page(element: etree._Element, body_chars: Callable[[], int]) -> bool:
@@ -282,7 +272,7 @@ def shown_pieces(element: etree._Element) -> frozenset[str]:
     ancestor::template or ancestor::noscript or ancestor::textarea or ancestor::*[@hidden] or
     ancestor::*[HIDDEN CLASS])]`` (the tests compare them on dataset pages), whose ancestor tests
     ran for every text node, and as a walk over the subtree that counts the hiding elements it is
-    inside (:func:`_shown_pieces_walk`). Made as a multiset difference within libxml2's reach: the
+    inside (written out in ``tests/test_fast_paths.py``). Made as a multiset difference within libxml2's reach: the
     text nodes under ``element``, less those under each outermost hiding element (its tail stays),
     found by tag name and by attribute steps. On the 22 of 320 sampled pages that need it, 6 ms
     a call walking.
@@ -300,29 +290,6 @@ def shown_pieces(element: etree._Element) -> frozenset[str]:
             if not any(a in inside for a in e.iterancestors()):  # an outermost one
                 texts.subtract(_TEXT_NODES(e))
     return frozenset(" ".join(t.split()) for t, n in texts.items() if n > 0)
-
-
-def _shown_pieces_walk(element: etree._Element) -> frozenset[str]:
-    """:func:`shown_pieces` as one walk over the subtree that counts the hiding elements it is
-    inside (the plain form the tests compare it with)."""
-    out: set[str] = set()
-    hiding = sum(map(_unshown, element.iterancestors()))
-    stack: list[bool] = []
-    for event, node in etree.iterwalk(element, events=("start", "end")):
-        if event == "start":
-            if not isinstance(node.tag, str):  # a comment's text is no text node
-                stack.append(False)
-                continue
-            unshown = _unshown(node)
-            stack.append(unshown)
-            hiding += unshown
-            if not hiding and node.text:
-                out.add(" ".join(node.text.split()))
-        else:
-            hiding -= stack.pop()
-            if not hiding and node.tail and node is not element:
-                out.add(" ".join(node.tail.split()))
-    return frozenset(out)
 
 
 def hidden_copy(element: etree._Element, shown: Callable[[], frozenset[str]]) -> bool:
