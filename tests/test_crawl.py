@@ -532,3 +532,36 @@ def test_parts_start_largest_first_on_the_cluster(tmp_path):
             Client(cluster) as c:
         results = _run(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names, work=work)
     assert [path for path, _t in sorted(results, key=lambda r: r[1])] == paths[::-1]
+
+
+def _waiting_here(path: str) -> int:
+    """Tasks that wait on this worker (ready to run) while this one runs."""
+    import time as _time
+
+    from distributed import get_worker
+
+    _time.sleep(0.2)
+    return len(get_worker().state.ready)
+
+
+def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
+    """On the job's own cluster (:func:`local_cluster`), a worker is handed one part at a time
+    and the others wait at the scheduler for whichever worker frees first: with Dask's default
+    (two a thread), or with keys that made one small task group per dataset, parts waited
+    behind a running one on one worker while the other stood idle at the end of the pass."""
+    from distributed import Client
+    from distributed.utils import key_split
+
+    from pagesieve.crawl.job import _run, local_cluster, task_key
+
+    names = [f"{ds}-{i:02d}-{i:08x}" for ds in ("big9", "daniel", "dragnet") for i in range(4)]
+    assert {key_split(task_key(label, n)) for label in ("count", "learn") for n in names} == {"count", "learn"}
+    paths = []
+    for i, name in enumerate(names):
+        p = tmp_path / f"{name}.warc.gz"
+        p.write_bytes(b"x" * (i + 1) * 100)
+        paths.append(str(p))
+    with Client(local_cluster(2)) as c:
+        waiting = _run(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
+        c.cluster.close()
+    assert waiting == [0] * len(names)

@@ -157,16 +157,40 @@ def open_client(scheduler: str | None = None, workers: int | None = None):
     return Client(local_cluster(workers or os.cpu_count() or 1))
 
 
+WORKER_SATURATION = 1.0
+"""Tasks of a pass the scheduler hands a worker thread at a time (Dask's
+``distributed.scheduler.worker-saturation``, default 1.1, which rounds up to two a thread): one,
+so that the rest wait in the scheduler's queue and go to whichever worker frees first. With two,
+each worker held the next part in its own queue, and at the end of the learn pass one worker
+ran its last two parts while the other stood idle: 3.6 s of a 28.0 s two-worker job on the 12
+files of ``pagesieve-dev bench-batch`` (``distributed.get_task_stream``, 2026-11-26; with one, the
+two workers' last learn tasks ended 0.9 s apart, and no worker waited with tasks queued). Dask queues only the tasks of one task group
+larger than twice the threads (its "root-ish" tasks): hence :func:`task_key`. Set it in the
+configuration of a cluster given with ``--scheduler`` as well."""
+
+
+def task_key(label: str, name: str) -> str:
+    """The Dask key of a pass's task: ``label``, a unique number, then the part's ``name``
+    (``"learn-1795724503691042153-big9-00-45cbbbb5"``). Dask groups tasks by the words of a key
+    before its first one that is not alphabetic (``distributed.utils.key_split``), so all the
+    tasks of a pass form one group, ``label``, whatever the part names, and are queued at the
+    scheduler (:data:`WORKER_SATURATION`); with the name first, the files of each dataset
+    (``learn-daniel``) made groups too small to queue, assigned to workers at submission."""
+    return f"{label}-{time.time_ns()}-{name}"
+
+
 def local_cluster(workers: int):
     """A :class:`distributed.LocalCluster` of ``workers`` single-threaded worker processes,
-    without the workers' statistical profiler (a thread that samples the task's stack every
-    10 ms for the dashboard: CPU taken from the pages, and a batch job has no one watching)."""
+    one task at a time each (:data:`WORKER_SATURATION`), without the workers' statistical
+    profiler (a thread that samples the task's stack every 10 ms for the dashboard: CPU taken
+    from the pages, and a batch job has no one watching)."""
     import logging
 
     import dask
     from distributed import LocalCluster
 
-    with dask.config.set({"distributed.worker.profile.enabled": False}):
+    with dask.config.set({"distributed.worker.profile.enabled": False,
+                          "distributed.scheduler.worker-saturation": WORKER_SATURATION}):
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                             silence_logs=logging.ERROR)
 
@@ -213,10 +237,10 @@ class Progress:
 
 def largest_first(paths: list[str], work: list[int] | None = None) -> list[int]:
     """Indices of ``paths`` by work, largest first: ``work`` (pages of each file, from the
-    count pass) when given, else the file size. Submitted in that order with falling
-    priorities (:func:`submit_priority`), the long parts start first and the short ones fill
-    the gaps at the end of a pass (the longest processing time first rule of list scheduling,
-    Graham 1969), so that the pass does not wait on one big part started last."""
+    count pass) when given, else the file size. Submitted in that order (:func:`submit_pass`),
+    the long parts start first and the short ones fill the gaps at the end of a pass (the
+    longest processing time first rule of list scheduling, Graham 1969), so that the pass does
+    not wait on one big part started last."""
     def size(i: int) -> int:
         if work is not None:
             return work[i]
@@ -227,27 +251,39 @@ def largest_first(paths: list[str], work: list[int] | None = None) -> list[int]:
     return sorted(range(len(paths)), key=lambda i: -size(i))
 
 
-def submit_priority(rank: int, total: int) -> int:
-    """Dask priority of the task submitted ``rank``-th (0 first) of ``total``: falling with
-    the rank, so that the scheduler starts them in that order. Without it, tasks submitted
-    within ``fifo_timeout`` (100 ms) of each other share one priority and Dask ran them
-    nearly in reverse: on the 12 files of ``pagesieve-dev bench-batch`` the smallest parts
-    went first and one worker waited 6.8 s of a 37.5 s job on the last big part
-    (``distributed.get_task_stream``, 2 workers, 2026-11-26)."""
-    return total - rank
+def submit_pass(client, fn, args_list: list[tuple], label: str, names: list[str], order: list[int]) -> list:
+    """Submit ``fn(*args)`` for each args tuple in one ``client.map`` call, in ``order``
+    (:func:`largest_first`); returns the futures in the order of ``args_list``.
+
+    One call, so that the scheduler sees the whole pass at once: Dask runs the tasks of one
+    ``map`` in the order given (its internal priority), and queues them (one task group larger
+    than twice the threads, :func:`task_key`) instead of handing them to workers as they come.
+    Submitted one by one, the first four of a 2-worker cluster went two to a worker before the
+    group was large enough to queue; and without explicit priorities, tasks submitted within
+    ``fifo_timeout`` (100 ms) of each other ran nearly in reverse: on the 12 files of
+    ``pagesieve-dev bench-batch`` the smallest parts went first and one worker waited 6.8 s of
+    a 37.5 s job on the last big part (``distributed.get_task_stream``, 2 workers, 2026-11-26).
+    """
+    if not args_list:
+        return []
+    columns = list(zip(*(args_list[i] for i in order)))
+    submitted = client.map(fn, *columns, key=[task_key(label, names[i]) for i in order], pure=False)
+    futures: list = [None] * len(args_list)
+    for i, future in zip(order, submitted):
+        futures[i] = future
+    return futures
 
 
 def _run(client, fn, args_list: list[tuple], label: str, progress: bool, pages_of=lambda r: 0, keys: list[str] | None = None,
          work: list[int] | None = None):
     """Submit ``fn(*args)`` for each args tuple (whose first item is the input file), largest
-    first (:func:`largest_first` of ``work``, else of the file sizes); returns ``[result or exception]`` in the order of ``args_list``."""
+    first (:func:`largest_first` of ``work``, else of the file sizes; :func:`submit_pass`);
+    returns ``[result or exception]`` in the order of ``args_list``."""
     from distributed import as_completed
 
     order = largest_first([str(args[0]) for args in args_list], work)
-    futures = [None] * len(args_list)
-    for rank, i in enumerate(order):
-        futures[i] = client.submit(fn, *args_list[i], pure=False, priority=submit_priority(rank, len(order)),
-                                   key=f"{label}-{keys[i] if keys else i}-{time.time_ns()}")
+    futures = submit_pass(client, fn, args_list, label, [str(k) for k in keys] if keys else
+                          [str(i) for i in range(len(args_list))], order)
     index = {f.key: i for i, f in enumerate(futures)}
     results: list = [None] * len(futures)
     bar = Progress(label, len(futures), progress)
@@ -313,6 +349,16 @@ def _extract_task(path: str, out_dir: str, templates_file: str | None, sites: li
     if templates_file and sites:
         templates = worker_templates(Path(templates_file), sites)
     return extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name, page_timeout, judged)
+
+
+def _learn_task(judge: bool, path: str, out_dir: str, name: str, sites: frozenset[str], markdown: bool, diff: bool,
+                max_record_bytes: int, page_timeout: float | None) -> dict[str, SiteLearning]:
+    """The learn task of one file: :func:`~pagesieve.crawl.pages.judge_part` when ``judge``
+    (its part is still to be written), else :func:`~pagesieve.crawl.learn.learn_part`. One
+    function for both, so that a pass is one ``map`` (:func:`submit_pass`)."""
+    if judge:
+        return judge_part(path, out_dir, name, sites, markdown, diff, max_record_bytes, page_timeout)
+    return learn_part(path, sites, max_record_bytes, diff)
 
 
 def part_done(out_dir: Path, name: str, fmt: str) -> bool:
@@ -421,7 +467,8 @@ def _learn(client, files: list[Path], names: list[str], opts: BatchOptions,
     Unless the run is ``learn_only``, the learn task of a file whose part is still to be
     written is :func:`~pagesieve.crawl.pages.judge_part`: it judges every page of the file
     once and keeps the judgements for the extract pass; the others learn only
-    (:func:`~pagesieve.crawl.learn.learn_part`)."""
+    (:func:`~pagesieve.crawl.learn.learn_part`); both are :func:`_learn_task`, the pass one
+    :func:`submit_pass`."""
     counts = _run(client, count_sites, [(str(f), opts.max_record_bytes) for f in files], "count", opts.progress,
                   pages_of=lambda c: sum(c.values()), keys=names)
     total: Counter[str] = Counter()
@@ -438,19 +485,11 @@ def _learn(client, files: list[Path], names: list[str], opts: BatchOptions,
     from distributed import as_completed
 
     diff = "diff" in opts.kinds
-    futures: list = [None] * len(jobs)
     pages = {name: sum(c.values()) for name, c in zip(names, counts) if not isinstance(c, Exception)}
     order = largest_first([path for path, _, _ in jobs], [pages.get(name, 0) for _, name, _ in jobs])
-    for rank, i in enumerate(order):
-        path, name, sites = jobs[i]
-        priority = submit_priority(rank, len(order))
-        if name in judge:
-            futures[i] = client.submit(judge_part, path, str(out_dir), name, sites, opts.markdown, diff,
-                                       opts.max_record_bytes, opts.page_timeout, pure=False, priority=priority,
-                                       key=f"learn-{name}-{time.time_ns()}")
-        else:
-            futures[i] = client.submit(learn_part, path, sites, opts.max_record_bytes, diff, pure=False,
-                                       priority=priority, key=f"learn-{name}-{time.time_ns()}")
+    args = [(name in judge, path, str(out_dir), name, sites, opts.markdown, diff, opts.max_record_bytes,
+             opts.page_timeout) for path, name, sites in jobs]
+    futures = submit_pass(client, _learn_task, args, "learn", [name for _, name, _ in jobs], order)
     # the merge tree pairs the parts in input order, whatever order they ran in: the learned
     # libraries (TemplateLibrary.merge depends on the order of its operands) are the same from
     # run to run and from cluster to cluster
