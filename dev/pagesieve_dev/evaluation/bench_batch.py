@@ -11,8 +11,8 @@ round-robin so that each site spreads over the files.
 **Speed.** On all the files together, for each worker count: ``pagesieve batch`` (count, learn
 and extract passes; and ``--single-page``) and trafilatura, side by side, each on a
 :class:`distributed.LocalCluster` of its own of that many single-threaded worker processes,
-their runs interleaved (``--repeat`` rounds of the three), one task per
-file, each reading the records with the same reader
+their runs interleaved (``--repeat`` rounds of the three at each worker count, the worker
+counts interleaved too), one task per file, each reading the records with the same reader
 (:func:`~pagesieve.crawl.records.read_warc`) and decoding them the same way; trafilatura is
 called as ``pagesieve-dev eval --compare`` calls it (:mod:`pagesieve_dev.evaluation.peers`). The cluster
 is started before the clock and warmed up (one page through each extractor on each worker), so
@@ -147,17 +147,21 @@ def _trafilatura_label() -> str:
     return f"trafilatura {version('trafilatura')}"
 
 
-def _speed(files: list[Path], workers: int, work: Path, repeat: int) -> list[dict]:
-    """Time each extractor on a cluster of its own of ``workers`` processes, the runs
-    interleaved (pagesieve, pagesieve --single-page, trafilatura, then again), so that a
-    change of the load of the shared machine touches all three alike; the fastest of
-    ``repeat`` runs of each is kept, and the least CPU time of them (the slower runs are the
-    ones disturbed)."""
+def _speed(files: list[Path], worker_counts: list[int], work: Path, repeat: int) -> list[dict]:
+    """Time each extractor at each worker count on a cluster of its own of that many
+    processes, every run interleaved (for each of ``repeat`` rounds, for each worker count:
+    pagesieve, pagesieve --single-page, trafilatura), so that a change of the load of the shared
+    machine touches all the runs alike, the worker counts included (the ratio of two worker
+    counts is a figure of the issue); the fastest of the ``repeat`` runs of each is kept, and
+    the least CPU time of them (the slower runs are the ones disturbed), and the largest peak
+    RSS of each worker. Only the three clusters of the worker count being timed are up: each
+    local cluster's scheduler runs in this process, whose event loops take CPU time from the
+    workers (six clusters up at once made the two-worker runs up to a third slower)."""
     from distributed import Client
 
     from pagesieve.crawl.job import BatchOptions, local_cluster, run_batch
 
-    def batch(single: bool):
+    def batch(single: bool, workers: int):
         def job(client) -> int:
             out = work / f"speed-{workers}-{int(single)}"
             shutil.rmtree(out, ignore_errors=True)
@@ -165,35 +169,38 @@ def _speed(files: list[Path], workers: int, work: Path, repeat: int) -> list[dic
                                           progress=False), client=client).pages
         return job
 
-    jobs = (("pagesieve batch (templates)", batch(False)), ("pagesieve batch --single-page", batch(True)),
-            (_trafilatura_label(), lambda client: _trafilatura_job(client, files)))
-    clients = []
-    try:
-        for _label, _job in jobs:
-            clients.append(Client(local_cluster(workers)))  # the same cluster as pagesieve batch starts
-            clients[-1].run(warm_up)
-        best: list = [None] * len(jobs)
-        for _ in range(repeat):
-            for k, (_label, job) in enumerate(jobs):
-                client = clients[k]
-                cpu0 = sum(client.run(_worker_cpu).values())
-                t0 = time.perf_counter()
-                pages = job(client)
-                seconds = time.perf_counter() - t0
-                cpu = sum(client.run(_worker_cpu).values()) - cpu0
-                if best[k] is None:
-                    best[k] = (pages, seconds, cpu)
-                best[k] = (pages, min(seconds, best[k][1]), min(cpu, best[k][2]))  # each the least of the runs
-        rss = [sorted(round(v / 1024, 1) for v in client.run(_worker_rss_kib).values()) for client in clients]
-    finally:
-        for client in reversed(clients):  # the first cluster restores the log level it silenced: last
-            cluster = client.cluster
-            client.close()
-            cluster.close()
+    labels = ("pagesieve batch (templates)", "pagesieve batch --single-page", _trafilatura_label())
+    best: dict = {}
+    rss: dict = {}
+    for _ in range(repeat):
+        for workers in worker_counts:
+            jobs = (batch(False, workers), batch(True, workers), lambda client: _trafilatura_job(client, files))
+            clients = []
+            try:
+                for _job in jobs:
+                    clients.append(Client(local_cluster(workers)))  # the same cluster as pagesieve batch starts
+                    clients[-1].run(warm_up)
+                for label, job, client in zip(labels, jobs, clients):
+                    cpu0 = sum(client.run(_worker_cpu).values())
+                    t0 = time.perf_counter()
+                    pages = job(client)
+                    seconds = time.perf_counter() - t0
+                    cpu = sum(client.run(_worker_cpu).values()) - cpu0
+                    old = best.get((label, workers), (pages, seconds, cpu))
+                    best[label, workers] = (pages, min(seconds, old[1]), min(cpu, old[2]))  # each the least of the runs
+                    mib = sorted(round(v / 1024, 1) for v in client.run(_worker_rss_kib).values())
+                    rss[label, workers] = [max(a, b) for a, b in zip(mib, rss.get((label, workers), mib))]
+            finally:
+                for client in reversed(clients):  # the first cluster restores the log level it silenced: last
+                    cluster = client.cluster
+                    client.close()
+                    cluster.close()
     rows = []
-    for (label, _job), (pages, seconds, cpu), mib in zip(jobs, best, rss):
-        rows.append({"extractor": label, "workers": workers, "pages": pages, "seconds": round(seconds, 2),
-                     "worker_cpu_seconds": round(cpu, 2), "rss_mib": mib})
+    for workers in worker_counts:
+        for label in labels:
+            pages, seconds, cpu = best[label, workers]
+            rows.append({"extractor": label, "workers": workers, "pages": pages, "seconds": round(seconds, 2),
+                         "worker_cpu_seconds": round(cpu, 2), "rss_mib": rss[label, workers]})
     return rows
 
 
@@ -262,7 +269,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"{n_pages} pages of {', '.join(d.name for d in datasets)} in {len(all_files)} WARC files "
               f"({sum(f.stat().st_size for f in all_files) / 1e6:.1f} MB); {os.cpu_count()} cores")
         if not args.no_speed:
-            speed = [row for w in args.workers for row in _speed(all_files, w, work, max(args.repeat, 1))]
+            speed = _speed(all_files, args.workers, work, max(args.repeat, 1))
             figures["speed"] = speed
             base = {r["extractor"]: r["pages"] / r["seconds"] for r in speed if r["workers"] == min(args.workers)}
             table = [("extractor", "workers", "pages", "seconds", "pages/s", "pages/s per core", "pages per CPU-s",
