@@ -154,10 +154,11 @@ def _speed(files: list[Path], worker_counts: list[int], work: Path, repeat: int)
     machine touches all the runs alike, the worker counts included (the ratio of two worker
     counts is a figure of the issue); the fastest of the ``repeat`` runs of each is kept, and
     the least CPU time of them (the slower runs are the ones disturbed), and the largest peak
-    RSS of each worker. Only the three clusters of the worker count being timed are up: each
-    local cluster's scheduler runs in this process, whose event loops take CPU time from the
-    workers (with the six clusters of 1 and 2 workers up at once, the two-worker template run took
-    32.3 s, and 24.9 s on a cluster alone just after; 2026-11-26)."""
+    RSS of each worker. Each run has a fresh cluster, started and warmed up before the clock and
+    closed after it, and no other cluster is up: a local cluster's scheduler runs in this
+    process, whose event loops take CPU time from the workers (with the six clusters of 1 and 2
+    workers up at once, the two-worker template run took 32.3 s, and 24.9 s on a cluster alone
+    just after; 2026-11-26)."""
     from distributed import Client
 
     from pagesieve.crawl.job import BatchOptions, local_cluster, run_batch
@@ -176,12 +177,10 @@ def _speed(files: list[Path], worker_counts: list[int], work: Path, repeat: int)
     for _ in range(repeat):
         for workers in worker_counts:
             jobs = (batch(False, workers), batch(True, workers), lambda client: _trafilatura_job(client, files))
-            clients = []
-            try:
-                for _job in jobs:
-                    clients.append(Client(local_cluster(workers)))  # the same cluster as pagesieve batch starts
-                    clients[-1].run(warm_up)
-                for label, job, client in zip(labels, jobs, clients):
+            for label, job in zip(labels, jobs):
+                client = Client(local_cluster(workers))  # the same cluster as pagesieve batch starts
+                try:
+                    client.run(warm_up)
                     cpu0 = sum(client.run(_worker_cpu).values())
                     t0 = time.perf_counter()
                     pages = job(client)
@@ -191,8 +190,7 @@ def _speed(files: list[Path], worker_counts: list[int], work: Path, repeat: int)
                     best[label, workers] = (pages, min(seconds, old[1]), min(cpu, old[2]))  # each the least of the runs
                     mib = sorted(round(v / 1024, 1) for v in client.run(_worker_rss_kib).values())
                     rss[label, workers] = [max(a, b) for a, b in zip(mib, rss.get((label, workers), mib))]
-            finally:
-                for client in reversed(clients):  # the first cluster restores the log level it silenced: last
+                finally:
                     cluster = client.cluster
                     client.close()
                     cluster.close()
