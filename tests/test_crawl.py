@@ -287,7 +287,8 @@ def test_warcio_reads_the_same_pages_as_fastwarc(crawl):
 
 def test_scheduler_address_runs_the_job_on_that_cluster(crawl, client, tmp_path, capsys):
     """``--scheduler ADDRESS``: the command connects to a running cluster (started here as a
-    scheduler with one worker process) instead of starting its own, and closes nothing of it."""
+    scheduler with one worker process) instead of starting its own, and closes nothing of it;
+    its scheduler keeps Dask's default ``worker-saturation``, which the command notes."""
     import logging
 
     from distributed import Client, LocalCluster
@@ -299,9 +300,12 @@ def test_scheduler_address_runs_the_job_on_that_cluster(crawl, client, tmp_path,
                       silence_logs=logging.ERROR) as cluster:
         code = main(["batch", str(folder), "--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address,
                      "--no-progress"])
-        printed = capsys.readouterr().out
+        captured = capsys.readouterr()
+        printed = captured.out
         assert code == 0 and f"pages cleaned: {len(ids)} ({len(ids)} with their site's template)" in printed
         assert "on 1 worker(s)" in printed
+        # a cluster with Dask's default queuing (two parts a thread) is told how to hand out one
+        assert "worker-saturation 1.1" in captured.err and "WORKER_SATURATION=1" in captured.err
         with Client(cluster.scheduler_address) as other:  # the cluster is still up
             assert len(other.scheduler_info()["workers"]) == 1
     stats = [json.loads(p.read_text()) for p in (tmp_path / "out" / "parts").glob("*.stats.json")]
@@ -552,7 +556,7 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
     from distributed import Client
     from distributed.utils import key_split
 
-    from pagesieve.crawl.job import _run, local_cluster, task_key
+    from pagesieve.crawl.job import _run, local_cluster, saturation_hint, task_key
 
     names = [f"{ds}-{i:02d}-{i:08x}" for ds in ("big9", "daniel", "dragnet") for i in range(4)]
     assert {key_split(task_key(label, n)) for label in ("count", "learn") for n in names} == {"count", "learn"}
@@ -562,6 +566,7 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
         p.write_bytes(b"x" * (i + 1) * 100)
         paths.append(str(p))
     with Client(local_cluster(2)) as c:
+        assert saturation_hint(c) is None  # nothing to note on the job's own cluster
         waiting = _run(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
         c.cluster.close()
     assert waiting == [0] * len(names)

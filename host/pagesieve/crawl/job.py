@@ -179,6 +179,27 @@ def task_key(label: str, name: str) -> str:
     return f"{label}-{time.time_ns()}-{name}"
 
 
+def _scheduler_saturation(dask_scheduler) -> float:
+    return float(dask_scheduler.WORKER_SATURATION)
+
+
+def saturation_hint(client) -> str | None:
+    """The note for a cluster (``--scheduler``) whose scheduler hands a worker thread more than
+    one task of a pass (``worker-saturation`` above :data:`WORKER_SATURATION`, ``inf`` with
+    queuing off), with the setting that fixes it; ``None`` when it does not, or when the
+    scheduler cannot be asked (``run_on_scheduler`` refused)."""
+    try:
+        value = client.run_on_scheduler(_scheduler_saturation)
+    except Exception:  # noqa: BLE001 - a hint is never worth failing the job
+        return None
+    if value <= WORKER_SATURATION:
+        return None
+    return (f"pagesieve: note: this cluster's scheduler gives each worker thread more than one part at a time "
+            f"(distributed.scheduler.worker-saturation {value:g}), so a part may wait on a busy worker while "
+            f"another is idle at the end of a pass; start the scheduler with "
+            f"DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION={WORKER_SATURATION:g} in its environment")
+
+
 def local_cluster(workers: int):
     """A :class:`distributed.LocalCluster` of ``workers`` single-threaded worker processes,
     one task at a time each (:data:`WORKER_SATURATION`), without the workers' statistical
@@ -388,6 +409,9 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
     if own_client:
         client = open_client(opts.scheduler, opts.workers)
     try:
+        hint = saturation_hint(client) if own_client and opts.scheduler else None
+        if hint:
+            print(hint, file=sys.stderr, flush=True)
         summary.workers = len(client.scheduler_info(n_workers=-1)["workers"]) if hasattr(client, "scheduler_info") else 0
         templates_file = out_dir / TEMPLATES_FILE
         learn_file = out_dir / LEARN_FILE
