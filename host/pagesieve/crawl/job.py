@@ -163,10 +163,11 @@ WORKER_SATURATION = 1.0
 so that the rest wait in the scheduler's queue and go to whichever worker frees first. With two,
 each worker held the next part in its own queue, and at the end of the learn pass one worker
 ran its last two parts while the other stood idle: 3.6 s of a 28.0 s two-worker job on the 12
-files of ``pagesieve-dev bench-batch`` (``distributed.get_task_stream``, 2026-11-26; with one, the
-two workers' last learn tasks ended 0.9 s apart, and no worker waited with tasks queued). Dask queues only the tasks of one task group
-larger than twice the threads (its "root-ish" tasks): hence :func:`task_key`. Set it in the
-configuration of a cluster given with ``--scheduler`` as well."""
+files of ``pagesieve-dev bench-batch`` (``distributed.get_task_stream``, 2026-11-26). With one,
+the two workers' last learn tasks ended 0.9 s apart, and no worker held a task waiting. Dask
+queues only the tasks of a task group larger than twice the threads (its "root-ish" tasks):
+hence :func:`task_key` and :func:`submit_pass`. A cluster given with ``--scheduler`` needs the
+setting in its own configuration (:func:`saturation_hint`)."""
 
 
 def task_key(label: str, name: str) -> str:
