@@ -189,7 +189,10 @@ def _unnest_void(root: etree._Element) -> None:
     pre-processing, which then deleted the text after a video in the same paragraph; and the
     fallback text of ``<video><source>...</video>`` landed in the last ``<source>``, where the
     rule for media fallback could not find it (wcxb_dev/4291). Each such element's text and
-    children move to just after it, in order, deepest first (so nested chains unfold).
+    children move to just after it, in order, deepest first (so nested chains unfold). Class of
+    pages: those with one of these elements (319 of wcxb_dev's 1,497). Its cross-validated gain,
+    measured with :func:`pagesieve.page.preprocess.media_fallback` (both off): +0.0001, given
+    there.
     """
     for element in reversed(list(root.iter(*VOID_TAGS_UNKNOWN_TO_LIBXML))):
         if element.text is None and len(element) == 0:
