@@ -288,16 +288,19 @@ def test_warcio_reads_the_same_pages_as_fastwarc(crawl):
 def test_scheduler_address_runs_the_job_on_that_cluster(crawl, client, tmp_path, capsys):
     """``--scheduler ADDRESS``: the command connects to a running cluster (started here as a
     scheduler with one worker process) instead of starting its own, and closes nothing of it;
-    its scheduler keeps Dask's default ``worker-saturation``, which the command notes."""
+    its scheduler has Dask's default ``worker-saturation`` (1.1), which the command notes."""
     import logging
 
+    import dask
     from distributed import Client, LocalCluster
 
     from pagesieve.cli import main
 
     folder, urls, ids = crawl
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      silence_logs=logging.ERROR) as cluster:
+    with dask.config.set({"distributed.scheduler.worker-saturation": 1.1}):  # Dask's default, said here
+        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.ERROR)
+    with cluster:
         code = main(["batch", str(folder), "--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address,
                      "--no-progress"])
         captured = capsys.readouterr()
