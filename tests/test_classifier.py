@@ -168,8 +168,43 @@ def test_save_and_load_round_trip(tmp_path, model, fitted, example_rows):
     again = load_model(path)
     np.testing.assert_allclose(again.decision(example_rows), model.decision(example_rows))
     assert again.context_threshold == model.context_threshold
+    assert again.type_thresholds == model.type_thresholds
     alone = load_model(compiled_path(path))  # the compiled file on its own
     np.testing.assert_allclose(alone.decision(example_rows), model.decision(example_rows))
+
+
+def test_cut_per_page_type_round_trips_and_decides(tmp_path, fitted, example_analysis):
+    """Cuts per predicted page type are stored in the archive and its twin, and a page is cut
+    at its most probable type's cut: on the example page, a cut under every block's score keeps
+    all the context stage judged, one above every score keeps only the sure blocks."""
+    import dataclasses
+
+    from pagesieve.classify.classifier import SURE_CONTENT_DECISION
+    from pagesieve.classify.page_type import PAGE_TYPES
+
+    made = dataclasses.replace(fitted, type_thresholds={"listing": 0.01, "product": 0.95})
+    path = tmp_path / "m.skops"
+    save_model(made, path)
+    assert load_fitted(path).type_thresholds == {"listing": 0.01, "product": 0.95}
+    for again in (load_model(path), load_model(compiled_path(path))):
+        assert again.type_thresholds == {"listing": 0.01, "product": 0.95}
+        listing, product, article = (np.eye(len(PAGE_TYPES))[PAGE_TYPES.index(t)] for t in ("listing", "product", "article"))
+        assert again.cut_for(listing) == 0.01 and again.cut_for(product) == 0.95
+        assert again.cut_for(article) == again.cut_for(None) == again.context_threshold
+        a = example_analysis
+        tree, rows = tree_arrays(a.blocks), model_rows(a, again)
+        d, score = again.scores(tree, a.candidates, rows)
+        low = again.verdict(tree, a.candidates, rows, listing)[0]
+        high = again.verdict(tree, a.candidates, rows, product)[0]
+        plain = again.verdict(tree, a.candidates, rows, article)[0]
+        np.testing.assert_array_equal(low, (score > 0.01) | (d >= SURE_CONTENT_DECISION))
+        np.testing.assert_array_equal(high, (score > 0.95) | (d >= SURE_CONTENT_DECISION))
+        assert high.sum() <= plain.sum() < low.sum()  # the listing cut keeps blocks the article cut drops
+    with pytest.raises(ModelError, match="page type"):
+        save_model(dataclasses.replace(fitted, type_thresholds={"blog": 0.3}), tmp_path / "bad.skops")
+    with pytest.raises(ModelError, match="page type"):
+        save_model(dataclasses.replace(fitted, type_thresholds={"listing": 1.5}), tmp_path / "bad.skops")
+    assert not (tmp_path / "bad.skops").exists()
 
 
 def test_stale_or_broken_twin_is_not_used(tmp_path, fitted, example_rows):
@@ -359,3 +394,25 @@ def test_a_model_with_cards_and_page_type_round_trips_and_judges_a_page(tmp_path
     plain = compile_model(FittedModel(fitted.estimator, {**fitted.meta, "features": list(FEATURE_NAMES)}, fitted.threshold))
     assert judge_page(parse_html(example_page.read_bytes()), plain)[0].raw_signals is None
     assert judge_page(parse_html(example_page.read_bytes()), twin)[0].raw_signals is not None
+
+
+def test_type_cut_command_sets_and_removes_the_second_cut(tmp_path, example_analysis):
+    """`pagesieve-dev type-cut` rewrites a model's archive, twin and training.json with the cut of
+    the pages not taken for articles; the model's other arrays and its main cut stay; 0 removes it."""
+    from pagesieve_dev.cli import main as dev_main
+
+    for name in ("blocks.skops", "training.json"):
+        shutil.copy(SHIPPED_MODEL.with_name(name), tmp_path / name)
+    path = tmp_path / "blocks.skops"
+    before = load_model(path)
+    assert dev_main(["type-cut", "--model", str(path), "--others", "0.2", "--why", "a test"]) == 0
+    for after in (load_model(path), load_model(compiled_path(path))):
+        assert after.type_thresholds == {k: 0.2 for k in ("collection", "documentation", "forum", "listing", "product", "service")}
+        assert after.context_threshold == before.context_threshold
+        np.testing.assert_array_equal(after.context.value, before.context.value)
+        np.testing.assert_array_equal(after.decision(model_rows(example_analysis, after)), before.decision(model_rows(example_analysis, before)))
+    record = json.loads((tmp_path / "training.json").read_text())
+    assert record["context"]["type_cut_given"]["why"] == "a test" and record["context"]["type_thresholds"]["listing"] == 0.2
+    assert dev_main(["type-cut", "--model", str(path), "--others", "0"]) == 0
+    assert load_model(path).type_thresholds == {}
+    assert dev_main(["type-cut", "--model", str(path), "--others", "1.5"]) != 0

@@ -72,7 +72,12 @@ def test_datasets_weighed_alike():
 def test_variant_specs():
     assert cv.parse_variant("all+balanced@0.4") == cv.VariantSpec("all", True, 0.4)
     assert cv.parse_variant("base") == cv.VariantSpec("base", False, 0.5)
-    for bad in ("fancy", "all+fast", "all@1.5", "all@x"):
+    spec = cv.parse_variant("all+balanced@0.4/0.25")
+    assert spec == cv.VariantSpec("all", True, 0.4, 0.25)
+    assert spec.type_thresholds() == {"collection": 0.25, "documentation": 0.25, "forum": 0.25, "listing": 0.25,
+                                      "product": 0.25, "service": 0.25}
+    assert cv.parse_variant("all@0.4").type_thresholds() == {}
+    for bad in ("fancy", "all+fast", "all@1.5", "all@x", "all@0.4/1.2", "all@0.4/x"):
         with pytest.raises(ValueError):
             cv.parse_variant(bad)
 
@@ -86,3 +91,30 @@ def test_cv_command_errors(datasets_dir, capsys):
     assert "fancy" in capsys.readouterr().err
     assert cli_main(["eval", "--cv", "5", "--cv-ablate", "headline,magic", "wcxb_dev"]) == 6
     assert "magic" in capsys.readouterr().err
+
+
+def test_training_chooses_a_second_cut_for_the_pages_not_predicted_as_articles():
+    """`type_cuts` on pages whose out-of-fold probabilities are known: on the listings, the
+    content blocks score 0.22 and the noise 0.1, so cuts 0.15 and 0.2 both give F1 1 and the one
+    nearer the main cut (0.2) is chosen; the article page, which a low cut would also suit, has
+    no say, and its type keeps the main cut."""
+    from types import SimpleNamespace
+
+    from pagesieve_dev.training.train import TYPE_CUT_GRID, type_cuts
+
+    def page(dataset, texts, truth):
+        blocks = [SimpleNamespace(text=t) for t in texts]
+        return SimpleNamespace(dataset=dataset, truth=truth, analysis=SimpleNamespace(blocks=blocks, candidates=list(range(len(blocks)))))
+
+    listing = ["first product card text", "second product card text", "site menu home about"]
+    pages = [page("wcxb_dev", listing, "first product card text second product card text"),
+             page("cleaneval", listing, "first product card text second product card text"),
+             page("dragnet", ["the story", "a teaser"], "the story a teaser")]
+    oof = [np.array([0.22, 0.22, 0.1]), np.array([0.22, 0.22, 0.1]), np.array([0.9, 0.16])]
+    cuts, info = type_cuts(pages, oof, ["listing", "product", "article"], main_cut=0.4)
+    assert cuts == {kind: 0.2 for kind in ("collection", "documentation", "forum", "listing", "product", "service")}
+    assert info["pages"] == {"wcxb_dev": 1, "cleaneval": 1}
+    assert set(info["oof_page_f1_by_cut"]) == {str(c) for c in TYPE_CUT_GRID}
+    assert info["oof_page_f1_by_cut"]["0.2"] == {"wcxb_dev": 1.0, "cleaneval": 1.0}
+    assert info["oof_page_f1_by_cut"]["0.25"]["wcxb_dev"] == 0.0
+    assert type_cuts(pages[2:], oof[2:], ["article"], 0.4)[0] == {}

@@ -43,7 +43,7 @@ def test_every_block_the_classifier_drops_has_its_score_on_the_right_side_of_its
         if reason.rule == "svm-sure-noise":
             assert reason.evidence["score"] == round(decision[row], 3) < SURE_NOISE_DECISION
         elif reason.rule == "context":
-            assert reason.evidence["score"] == round(score[row], 3) < reason.evidence["cut"] == model.context_threshold
+            assert reason.evidence["score"] == round(score[row], 3) < reason.evidence["cut"] == model.cut_for(analysis.page_type)
             assert reason.evidence["svm"] == round(decision[row], 3)
     assert {"svm-sure-noise", "context"} <= seen  # the nav links (sure noise) and the site header (context)
 
@@ -59,7 +59,7 @@ def test_the_log_does_not_change_a_verdict_on_real_pages(example_page, datasets_
     for html in pages:
         logged, keep = _judged(html, url="https://example.org/a")
         bare = analyse(parse_html(html, url="https://example.org/a"))
-        verdict, _score = model.classify(tree_arrays(bare.blocks), bare.candidates, model_rows(bare, model))
+        verdict, _score = model.classify(tree_arrays(bare.blocks), bare.candidates, model_rows(bare, model), bare.page_type)
         plain = [False] * len(bare.blocks)
         for i, flag in zip(bare.candidates, verdict):
             plain[i] = bool(flag)

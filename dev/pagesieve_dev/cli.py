@@ -26,7 +26,7 @@ def eval_main(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every developer command registered."""
     from pagesieve_dev.evaluation import bench, bench_batch, bench_browser, bench_learn, bench_retrain, layout_eval, render, runner
-    from pagesieve_dev.training import reduce_command, train
+    from pagesieve_dev.training import reduce_command, train, type_cut_command
 
     return make_parser("pagesieve-dev", "Evaluate, benchmark and train pagesieve on the shared datasets.", (
         ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, eval_main),
@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("eval-layout", "F1 of zones, SVM, box-free and box-aware models on rendered pages", layout_eval.add_arguments, layout_eval.main),
         ("train", "train the block classifier from ../shared/datasets", train.add_arguments, train.main),
         ("reduce", "give a model's SVM fewer kernel centres (a reduced set) with the same decisions", reduce_command.add_arguments, reduce_command.main),
+        ("type-cut", "set a model's stage-2 cut for the pages it does not take for articles", type_cut_command.add_arguments, type_cut_command.main),
     ))
 
 

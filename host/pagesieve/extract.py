@@ -124,10 +124,12 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
     keep = [False] * len(analysis.blocks)
     if analysis.candidates:
         tree = tree_arrays(analysis.blocks)
-        is_content, decision, score, fallback = model.verdict(tree, analysis.candidates, model_rows(analysis, model))
+        rows = model_rows(analysis, model)  # sets analysis.page_type for a model with a page-type stage
+        is_content, decision, score, fallback = model.verdict(tree, analysis.candidates, rows, analysis.page_type)
         for i, flag in zip(analysis.candidates, is_content):
             keep[i] = bool(flag)
-        analysis.removals.first_pass = _FirstPassReasons(model, analysis.candidates, is_content, decision, score, fallback)
+        analysis.removals.first_pass = _FirstPassReasons(model, analysis.candidates, is_content, decision, score, fallback,
+                                                         model.cut_for(analysis.page_type))
         settle(analysis, keep)
     return keep
 
@@ -136,11 +138,12 @@ class _FirstPassReasons:
     """Block index -> the classifier's :class:`~pagesieve.removal.Removal` of it (``None`` for a
     block it kept or did not judge), made when called; :meth:`rule` gives its rule alone."""
 
-    __slots__ = ("model", "candidates", "is_content", "decision", "score", "fallback")
+    __slots__ = ("model", "candidates", "is_content", "decision", "score", "fallback", "cut")
 
-    def __init__(self, model: BlockClassifier, candidates: list[int], is_content, decision, score, fallback) -> None:
+    def __init__(self, model: BlockClassifier, candidates: list[int], is_content, decision, score, fallback,
+                 cut: float | None = None) -> None:
         self.model, self.candidates, self.is_content = model, candidates, is_content
-        self.decision, self.score, self.fallback = decision, score, fallback
+        self.decision, self.score, self.fallback, self.cut = decision, score, fallback, cut
 
     def _row(self, index: int) -> int | None:
         row = bisect_left(self.candidates, index)
@@ -150,7 +153,7 @@ class _FirstPassReasons:
 
     def __call__(self, index: int) -> Removal | None:
         row = self._row(index)
-        return None if row is None else self.model.reason(float(self.decision[row]), float(self.score[row]), self.fallback)
+        return None if row is None else self.model.reason(float(self.decision[row]), float(self.score[row]), self.fallback, self.cut)
 
     def rule(self, index: int) -> str | None:
         row = self._row(index)

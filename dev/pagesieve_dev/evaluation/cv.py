@@ -29,6 +29,9 @@ Variants (``--cv-variants``): ``base`` (the shipped feature set), ``cards``, ``t
 each may carry ``+balanced`` (every dataset of the pool weighs the same in stage 2, as
 ``pagesieve-dev train --balance-datasets``) and ``@CUT`` (stage 2's cut, default 0.5): ``all+balanced@0.4``
 is the configuration of a model trained with ``--balance-datasets`` whose cut came out 0.4.
+``@CUT/OTHER`` cuts the pages whose out-of-fold predicted page type is not one of
+:data:`pagesieve_dev.training.train.OWN_CUT_TYPES` at ``OTHER`` (``all+balanced@0.4/0.25``: a model
+whose :attr:`~pagesieve.classify.classifier.BlockClassifier.type_thresholds` training set to 0.25).
 """
 
 from __future__ import annotations
@@ -52,15 +55,27 @@ VARIANTS = ("base", "cards", "type", "all")
 @dataclass(frozen=True, slots=True)
 class VariantSpec:
     """One ``--cv-variants`` entry: ``columns`` (one of :data:`VARIANTS`), whether the datasets
-    are weighed alike in stage 2 (``balanced``), and stage 2's ``cut`` (a probability in (0, 1))."""
+    are weighed alike in stage 2 (``balanced``), stage 2's ``cut`` (a probability in (0, 1)), and
+    the cut of the pages predicted as other types than an article (``other_cut``, ``None``: ``cut``)."""
 
     columns: str
     balanced: bool = False
     cut: float = 0.5
+    other_cut: float | None = None
+
+    def type_thresholds(self) -> dict[str, float]:
+        """The :attr:`~pagesieve.classify.classifier.BlockClassifier.type_thresholds` of this variant."""
+        from pagesieve.classify.page_type import PAGE_TYPES
+        from pagesieve_dev.training.train import OWN_CUT_TYPES
+
+        if self.other_cut is None:
+            return {}
+        return {kind: self.other_cut for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES}
 
 
 def parse_variant(spec: str) -> VariantSpec:
-    """``"all+balanced@0.4"`` -> ``VariantSpec("all", True, 0.4)``.
+    """``"all+balanced@0.4"`` -> ``VariantSpec("all", True, 0.4)``; ``"all@0.4/0.25"`` ->
+    ``VariantSpec("all", False, 0.4, 0.25)``.
 
     Raises:
         ValueError: unknown columns or flag, or a cut outside (0, 1).
@@ -69,10 +84,12 @@ def parse_variant(spec: str) -> VariantSpec:
     columns, *flags = text.split("+")
     if columns not in VARIANTS or any(f != "balanced" for f in flags):
         raise ValueError(f"{spec!r}: a variant is one of {', '.join(VARIANTS)}, then +balanced and @CUT if wanted")
+    cut_text, slash, other_text = cut_text.partition("/")
     cut = float(cut_text) if cut_text else 0.5
-    if not 0.0 < cut < 1.0:
+    other = float(other_text) if slash else None
+    if not 0.0 < cut < 1.0 or (other is not None and not 0.0 < other < 1.0):
         raise ValueError(f"{spec!r}: the cut must lie in (0, 1)")
-    return VariantSpec(columns, bool(flags), cut)
+    return VariantSpec(columns, bool(flags), cut, other)
 
 
 @dataclass(slots=True)
@@ -260,14 +277,15 @@ def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
         if parsed.balanced:
             w_rows = balanced_by_dataset(np.repeat(names, [len(w) for w in ws]), w_rows)
         forest = context_model(seed).fit(np.vstack(zs), np.concatenate(ys), sample_weight=w_rows)
-        judge = BlockClassifier(svm=svms[f], meta={}, context=compile_forest(forest), context_threshold=cut)
+        judge = BlockClassifier(svm=svms[f], meta={}, context=compile_forest(forest), context_threshold=cut,
+                                type_thresholds=parsed.type_thresholds())
         for p in pool:
             if not (p.target and p.fold == f):
                 continue
             a = p.analysis
             keep = [False] * len(a.blocks)
             if a.candidates:
-                flags, _score = judge.classify(p.tree, a.candidates, rows_for(p, variant))
+                flags, _score = judge.classify(p.tree, a.candidates, rows_for(p, variant), p.extra.get("type"))
                 for i, flag in zip(a.candidates, flags):
                     keep[i] = bool(flag)
                 a.page_type = p.extra["type"] if variant in ("type", "all") else None  # as model_rows sets it

@@ -24,7 +24,9 @@ Steps:
    A ``HistGradientBoostingClassifier`` is fitted on the context features of every
    labelled block, each weighted by the square root of its length (page F1 counts tokens, not
    blocks). Its 2-fold grouped CV score is recorded, and its probability cut is the one of
-   :data:`THRESHOLD_GRID` with the best out-of-fold mean page F1 over the training datasets.
+   :data:`THRESHOLD_GRID` with the best out-of-fold mean page F1 over the training datasets;
+   pages predicted as another page type than an article get a second cut, chosen the same way
+   on those pages alone (:func:`type_cuts`; ``--one-cut`` leaves it out).
 6. **Reduce** (with ``--reduce-svm M``, :mod:`pagesieve_dev.training.reduce`): M kernel centres
    whose decisions match the SVM's on the training pages' blocks, which the host runs on.
 7. **Store**: ``models/blocks.skops`` (skops, no pickle), its compiled twin ``models/blocks.npz``
@@ -250,6 +252,62 @@ THRESHOLD_GRID = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 datasets, is largest: the product's promise is to beat them on every kind of page. Without,
 the cut with the best mean page F1 over the datasets."""
 
+TYPE_CUT_GRID = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+"""Stage-2 cuts tried, on the same out-of-fold probabilities, for the pages whose predicted page
+type is not one of :data:`OWN_CUT_TYPES` (see :func:`type_cuts`)."""
+
+OWN_CUT_TYPES = ("article",)
+"""Predicted page types cut at the model's main cut (:data:`THRESHOLD_GRID`'s choice); every other
+predicted type shares a second cut (:func:`type_cuts`). Why two cuts: on an article, a block
+that the context stage half believes in is a teaser, a related link or a comment more often
+than not; on a listing, a product page, a collection or a forum, the repeated items are the
+content. On the dev gate (``pagesieve-dev eval --cv 5 wcxb_dev``, 2026-11-27) one cut for all
+(0.4) gave 0.8488; a second cut for the pages not taken for articles 0.8536 at 0.2 and at 0.25,
+0.8527 at 0.3 (``--cv-variants all+balanced@0.4/0.3``). The page-type model calls most pages
+of the older news datasets something else than an article (out of fold, 400 of daniel's 450
+training pages), so their held-out F1 falls as the second cut does: at 0.25 daniel -0.0053,
+at 0.3 no dataset below -0.0023 (``models/README.md``). The shipped model has 0.3, given with
+``pagesieve-dev type-cut``; training's own choice (:func:`type_cuts`, the mean over the training
+datasets) favours those older pages."""
+
+
+def type_cuts(pages: list, oof: list[np.ndarray], predicted: list[str], main_cut: float) -> tuple[dict[str, float], dict]:
+    """Stage 2's cut per predicted page type: :data:`OWN_CUT_TYPES` keep ``main_cut``, every
+    other type gets the cut of :data:`TYPE_CUT_GRID` with the best out-of-fold mean page F1 over
+    the training datasets, on their pages of those types (a dataset without such pages has no
+    say).
+
+    Args:
+        pages: the training pages (``.analysis``, ``.truth``, ``.dataset``); oof: per page, the
+            out-of-fold stage-2 probabilities of its candidates; predicted: per page, its
+            cross-fitted most probable page type; main_cut: the model's main cut.
+
+    Returns:
+        ``({page type: cut}, info)``: the cut of every type but :data:`OWN_CUT_TYPES` (all the
+        same), and the page F1 per dataset for every cut tried (``info["oof_page_f1_by_cut"]``)
+        with the pages counted (``info["pages"]``).
+    """
+    from pagesieve.classify.page_type import PAGE_TYPES
+    from pagesieve_dev.evaluation.metric import prf
+
+    chosen = [k for k, kind in enumerate(predicted) if kind not in OWN_CUT_TYPES]
+    counts: dict[str, int] = {}
+    for k in chosen:
+        counts[pages[k].dataset] = counts.get(pages[k].dataset, 0) + 1
+    by_cut: dict[str, dict[str, float]] = {}
+    for cut in TYPE_CUT_GRID:
+        per_dataset: dict[str, list[float]] = {}
+        for k in chosen:
+            pd, q = pages[k], oof[k]
+            texts = [pd.analysis.blocks[i].text for i, keep in zip(pd.analysis.candidates, q > cut) if keep]
+            per_dataset.setdefault(pd.dataset, []).append(prf("\n".join(texts), pd.truth)[2])
+        by_cut[str(cut)] = {name: round(float(np.mean(v)), 4) for name, v in per_dataset.items()}
+    if not chosen:
+        return {}, {"pages": counts, "oof_page_f1_by_cut": by_cut}
+    best = max(TYPE_CUT_GRID, key=lambda cut: (float(np.mean(list(by_cut[str(cut)].values()))), -abs(cut - main_cut)))
+    cuts = {kind: float(best) for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES}
+    return cuts, {"pages": counts, "oof_page_f1_by_cut": by_cut, "cut": best, "own_cut_types": list(OWN_CUT_TYPES)}
+
 
 def page_types_of(pages: list[PageData], datasets_dir: Path, target: str = "wcxb_dev") -> list[str | None]:
     """The labelled page type of each page (``page_type`` of ``target``'s index), else ``None``."""
@@ -324,12 +382,15 @@ def balanced_by_dataset(names: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED,
                   peer_f1: dict[str, float] | None = None, stage_rows: list[np.ndarray] | None = None,
-                  balance_datasets: bool = False):
+                  balance_datasets: bool = False, predicted_types: list[str] | None = None):
     """Cross-fitted stage-1 decisions, the stage-2 model and its cut; see the module docstring.
 
     Returns:
         ``(context_estimator, threshold, info)``; ``info`` holds the 2-fold grouped CV F1 of
         stage 2 and the out-of-fold page F1 per dataset for every cut of :data:`THRESHOLD_GRID`.
+        With ``predicted_types`` (per page, its cross-fitted most probable page type), also the
+        cut per page type (:func:`type_cuts`) in ``info["type_thresholds"]`` and its figures in
+        ``info["type_cut"]``.
         ``peer_f1`` (dataset -> best peer's macro F1 on the same training pages) switches the
         choice of cut to the worst-margin rule. ``stage_rows``: per page, the rows stage 2 reads
         (:func:`stage_two_rows`; default the first-pass features). ``balance_datasets``: the
@@ -382,6 +443,7 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         def objective(cut):
             return float(np.mean(list(by_cut[str(cut)].values())))
     best_cut = max(THRESHOLD_GRID, key=objective)
+    type_thresholds, type_info = type_cuts(pages, oof, predicted_types, best_cut) if predicted_types else ({}, None)
     final = context_model(seed).fit(z, y, sample_weight=w)
     info = {
         "rows": int(len(y)),
@@ -393,6 +455,7 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         "threshold_rule": "worst margin over the best peer" if peer_f1 else "mean page F1",
         "peer_f1_train_pages": peer_f1,
         "oof_page_f1_by_threshold": by_cut,
+        **({"type_thresholds": type_thresholds, "type_cut": type_info} if type_info is not None else {}),
     }
     return final, best_cut, info
 
@@ -533,6 +596,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="weigh every training dataset the same in the context stage")
     parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.blocks.signals) out of stage 2")
     parser.add_argument("--no-page-type", action="store_true", help="leave the page-type probabilities (pagesieve.classify.page_type) out of stage 2")
+    parser.add_argument("--one-cut", action="store_true",
+                        help="cut every page type's stage-2 probabilities at one cut (default: pages predicted as another "
+                             "type than article get a second cut, chosen out of fold; see type_cuts)")
     parser.add_argument("--reduce-svm", type=int, default=None, metavar="M",
                         help="store a reduced set of M kernel centres for the SVM (pagesieve_dev.training.reduce; "
                         "the shipped model: 1000); the same as `pagesieve-dev reduce --centres M` afterwards")
@@ -580,6 +646,7 @@ def main(args: argparse.Namespace) -> int:
     cards = not args.no_context and not getattr(args, "no_cards", False)
     typed = not args.no_context and not getattr(args, "no_page_type", False)
     type_info = None
+    type_thresholds: dict[str, float] = {}
     if not args.no_context:
         type_probabilities = None
         kinds = page_types_of(pages, datasets_dir) if typed else []
@@ -598,9 +665,13 @@ def main(args: argparse.Namespace) -> int:
         rows_2 = stage_two_rows(pages, cards, type_probabilities) if (cards or typed) else None
         print("fitting the context stage", file=sys.stderr)
         peer_f1 = peer_scores(datasets_dir, split, args.peers.split(","), args.limit) if args.peers else None
+        predicted = None
+        if typed and not getattr(args, "one_cut", False):
+            predicted = [PAGE_TYPES[int(np.argmax(p))] for p in type_probabilities]
         context, context_threshold, context_info = fit_two_stage(
             pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1, rows_2,
-            getattr(args, "balance_datasets", False))
+            getattr(args, "balance_datasets", False), predicted)
+        type_thresholds = context_info.get("type_thresholds", {})
     reduced = reduced_info = None
     if getattr(args, "reduce_svm", None):
         from pagesieve_dev.training.reduce import candidate_rows, reduce_svm
@@ -634,6 +705,7 @@ def main(args: argparse.Namespace) -> int:
     }
     model_path = out / ("blocks-boxes.skops" if args.snapshots else "blocks.skops")
     save_model(FittedModel(estimator=best, meta=meta, context=context, context_threshold=context_threshold,
+                           type_thresholds=type_thresholds,
                            page_type=page_type, reduced=reduced), model_path)
     (out / ("training-boxes.json" if args.snapshots else "training.json")).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {model_path}: CV F1 {cv_info['best_f1']} with {cv_info['best']}, {meta['support_vectors']} support vectors")

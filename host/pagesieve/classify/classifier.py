@@ -25,7 +25,7 @@ import numpy as np
 
 from pagesieve.classify.context import context_features
 from pagesieve.blocks.layout import BOX_FEATURE_NAMES
-from pagesieve.classify.page_type import PageTypeArrays
+from pagesieve.classify.page_type import PAGE_TYPES, PageTypeArrays
 from pagesieve.removal import Removal, rounded
 from pagesieve.blocks.signals import CARD_COLUMNS
 
@@ -231,6 +231,11 @@ class BlockClassifier:
         context: stage 2 or ``None``. context_threshold: its probability cut.
         page_type: the page-type model whose probabilities the context stage reads
             (:mod:`pagesieve.classify.page_type`), or ``None`` for a model that does not read them.
+        type_thresholds: stage 2's cut for the pages of a predicted page type (a name of
+            :data:`~pagesieve.classify.page_type.PAGE_TYPES`, the most probable type); a type
+            not listed, and every page of a model without a page-type stage, is cut at
+            :attr:`context_threshold` (:meth:`cut_for`). Training chooses them
+            (:func:`pagesieve_dev.training.train.type_cuts`, ``models/README.md``).
     """
 
     svm: SvmArrays
@@ -239,6 +244,15 @@ class BlockClassifier:
     context: ForestArrays | None = None
     context_threshold: float = 0.5
     page_type: PageTypeArrays | None = None
+    type_thresholds: dict[str, float] = field(default_factory=dict)
+
+    def cut_for(self, page_type: np.ndarray | None) -> float:
+        """Stage 2's cut for a page whose page-type probabilities are ``page_type`` (``(7,)`` in
+        :data:`~pagesieve.classify.page_type.PAGE_TYPES` order, or ``None``): the cut of its most
+        probable type in :attr:`type_thresholds`, else :attr:`context_threshold`."""
+        if not self.type_thresholds or page_type is None:
+            return self.context_threshold
+        return self.type_thresholds.get(PAGE_TYPES[int(np.argmax(page_type))], self.context_threshold)
 
     @property
     def uses_boxes(self) -> bool:
@@ -261,12 +275,15 @@ class BlockClassifier:
         """Stage 1 alone: boolean array, True where a row of ``x`` is main content."""
         return self.decision(x) > self.threshold
 
-    def classify(self, tree: tuple, candidates: list[int], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def classify(self, tree: tuple, candidates: list[int], x: np.ndarray,
+                 page_type: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Both stages for one page.
 
         Args:
             tree: ``(parent, chars, sub_chars)`` from :func:`pagesieve.classify.context.tree_arrays`;
             candidates: the classified blocks; x: their feature rows ``(n, N_FEATURES)``.
+            page_type: the page's page-type probabilities, which choose stage 2's cut
+                (:meth:`cut_for`); ``None``: :attr:`context_threshold`.
 
         Returns:
             ``(keep, score)``: boolean ``(n,)``, and the score it was cut from (stage-2
@@ -276,10 +293,11 @@ class BlockClassifier:
             passes the cut, the blocks within :data:`FALLBACK_MARGIN` of the best score are
             kept: a reader asked for an article, and an empty one is never the better answer.
         """
-        keep, _d, score, _fallback = self.verdict(tree, candidates, x)
+        keep, _d, score, _fallback = self.verdict(tree, candidates, x, page_type)
         return keep, score
 
-    def verdict(self, tree: tuple, candidates: list[int], x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
+    def verdict(self, tree: tuple, candidates: list[int], x: np.ndarray,
+                page_type: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
         """:meth:`classify` with what it decided on: ``(keep, decision, score, fallback)``, the
         first three ``(n,)`` as there, and ``fallback`` the score cut of the fallback (the best
         score less :data:`FALLBACK_MARGIN`) when no block passed the model's cut, else ``None``
@@ -288,21 +306,21 @@ class BlockClassifier:
         if self.context is None:
             keep = d > self.threshold
         else:
-            keep = (score > self.context_threshold) | (d >= SURE_CONTENT_DECISION)
+            keep = (score > self.cut_for(page_type)) | (d >= SURE_CONTENT_DECISION)
         fallback = None
         if len(score) and not keep.any():
             fallback = float(score.max() - FALLBACK_MARGIN)
             keep = score >= fallback
         return keep, d, score, fallback
 
-    def reason(self, decision: float, score: float, fallback: float | None = None) -> Removal:
+    def reason(self, decision: float, score: float, fallback: float | None = None, cut: float | None = None) -> Removal:
         """The :class:`~pagesieve.removal.Removal` of a block this model judged noise, from its
         SVM ``decision`` and ``score`` (:meth:`verdict`): rule ``"svm"`` (no context stage:
         decision under :attr:`threshold`), ``"svm-sure-noise"`` (decision under
         :data:`SURE_NOISE_DECISION`, not passed to the context stage), ``"context"`` (context
-        probability under :attr:`context_threshold`) or ``"below-best"`` (no block passed the
-        cut, and this one scored under ``fallback``). Evidence: ``score`` and ``cut``, and the
-        SVM decision ``svm`` beside a context score."""
+        probability under the page's cut: ``cut``, by default :attr:`context_threshold`) or
+        ``"below-best"`` (no block passed the cut, and this one scored under ``fallback``).
+        Evidence: ``score`` and ``cut``, and the SVM decision ``svm`` beside a context score."""
         rule = self.rule(decision, fallback)
         if rule == "below-best":
             return Removal("classifier", rule, {"score": rounded(score), "cut": rounded(fallback)})
@@ -310,7 +328,8 @@ class BlockClassifier:
             return Removal("classifier", rule, {"score": rounded(decision), "cut": rounded(self.threshold)})
         if rule == "svm-sure-noise":
             return Removal("classifier", rule, {"score": rounded(decision), "cut": SURE_NOISE_DECISION})
-        return Removal("classifier", rule, {"score": rounded(score), "cut": rounded(self.context_threshold), "svm": rounded(decision)})
+        cut = self.context_threshold if cut is None else cut
+        return Removal("classifier", rule, {"score": rounded(score), "cut": rounded(cut), "svm": rounded(decision)})
 
     def rule(self, decision: float, fallback: float | None = None) -> str:
         """The rule of :meth:`reason` alone (no evidence made), for a block judged noise."""

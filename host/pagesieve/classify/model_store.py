@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from pagesieve.classify.context import context_feature_names
 from pagesieve.errors import ModelError
 from pagesieve.blocks.features import FEATURE_NAMES
 from pagesieve.blocks.layout import BOX_FEATURE_NAMES
-from pagesieve.classify.page_type import PAGE_TYPE_COLUMNS, PageTypeArrays, compile_page_type
+from pagesieve.classify.page_type import PAGE_TYPE_COLUMNS, PAGE_TYPES, PageTypeArrays, compile_page_type
 from pagesieve.blocks.signals import CARD_COLUMNS
 
 MODEL_FORMAT = 2
@@ -75,6 +75,8 @@ class FittedModel:
             ``pagesieve-dev reduce`` (:mod:`pagesieve_dev.training.reduce`) to give the SVM's
             decisions from fewer kernel centres. With one, the host runs on it (same gamma);
             ``estimator`` stays the model of record.
+        type_thresholds: stage 2's cut per predicted page type
+            (:attr:`pagesieve.classify.classifier.BlockClassifier.type_thresholds`); empty: one cut.
     """
 
     estimator: object
@@ -84,6 +86,7 @@ class FittedModel:
     context_threshold: float = 0.5
     page_type: object | None = None
     reduced: dict | None = None
+    type_thresholds: dict[str, float] = field(default_factory=dict)
 
     def decision_function(self, x: np.ndarray) -> np.ndarray:
         """Stage 1's decision of record for each row of ``x`` (``(n, n_features)`` -> ``(n,)``),
@@ -194,7 +197,22 @@ def compile_model(fitted: FittedModel) -> BlockClassifier:
         context=compile_forest(fitted.context) if fitted.context is not None else None,
         context_threshold=float(fitted.context_threshold),
         page_type=compile_page_type(fitted.page_type) if fitted.page_type is not None else None,
+        type_thresholds=_type_thresholds(fitted.type_thresholds),
     )
+
+
+def _type_thresholds(value) -> dict[str, float]:
+    """``{page type: cut}`` checked: names of :data:`~pagesieve.classify.page_type.PAGE_TYPES`,
+    cuts in (0, 1).
+
+    Raises:
+        ModelError: another name or a cut outside (0, 1).
+    """
+    out = {str(k): float(v) for k, v in dict(value or {}).items()}
+    bad = [k for k, v in out.items() if k not in PAGE_TYPES or not 0.0 < v < 1.0]
+    if bad:
+        raise ModelError(f"per-page-type cuts must name a page type ({', '.join(PAGE_TYPES)}) and lie in (0, 1): {bad[:3]}")
+    return out
 
 
 def _atomic_write(path: Path, write) -> None:
@@ -241,6 +259,7 @@ def save_model(fitted: FittedModel, path: Path) -> None:
         "context_threshold": float(fitted.context_threshold),
         "page_type": fitted.page_type,
         "reduced": fitted.reduced,
+        "type_thresholds_json": json.dumps(compiled.type_thresholds, sort_keys=True),
     }
     _atomic_write(path, lambda handle: handle.write(sio.dumps(payload)))
     _atomic_write(compiled_path(path), lambda handle: _write_compiled(handle, compiled, _sha256(path)))
@@ -266,6 +285,7 @@ def _write_compiled(handle, model: BlockClassifier, source_sha256: str) -> None:
         "meta_json": np.array(json.dumps(model.meta, sort_keys=True)),
         "threshold": np.array(model.threshold),
         "context_threshold": np.array(model.context_threshold),
+        "type_thresholds_json": np.array(json.dumps(model.type_thresholds, sort_keys=True)),
         "svm_mean": model.svm.mean, "svm_scale": model.svm.scale, "svm_support": model.svm.support,
         "svm_dual": model.svm.dual, "svm_intercept": np.array(model.svm.intercept),
         "svm_gamma": np.array(model.svm.gamma),
@@ -324,6 +344,7 @@ def load_fitted(path: Path | str) -> FittedModel:
         context_threshold=float(payload.get("context_threshold", 0.5)),
         page_type=payload.get("page_type"),
         reduced=payload.get("reduced"),
+        type_thresholds=_type_thresholds(json.loads(payload.get("type_thresholds_json") or "{}")),
     )
 
 
@@ -358,12 +379,13 @@ def _read_compiled(path: Path, source_sha256: str | None) -> BlockClassifier | N
                 intercept=arrays["type_intercept"], classes=tuple(str(c) for c in arrays["type_classes"]),
             )
         meta = json.loads(str(arrays["meta_json"]))
-    except (KeyError, ValueError, TypeError):
+        type_thresholds = _type_thresholds(json.loads(str(arrays["type_thresholds_json"])) if "type_thresholds_json" in arrays else {})
+    except (KeyError, ValueError, TypeError, ModelError):
         return None
     _check_features(meta, forest is not None, path, page_type is not None)
     return BlockClassifier(
         svm=svm, meta=meta, threshold=float(arrays["threshold"]), context=forest,
-        context_threshold=float(arrays["context_threshold"]), page_type=page_type,
+        context_threshold=float(arrays["context_threshold"]), page_type=page_type, type_thresholds=type_thresholds,
     )
 
 

@@ -102,7 +102,8 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
              "trained": time.time()}
     # the refitted SVM keeps its own support vectors: the shipped model's reduced set is not its
     meta = {**{k: v for k, v in shipped.meta.items() if k != "svm_reduced"}, "personal": facts}
-    save_model(FittedModel(estimator, meta, shipped.threshold, shipped.context, shipped.context_threshold, shipped.page_type),
+    save_model(FittedModel(estimator, meta, shipped.threshold, shipped.context, shipped.context_threshold, shipped.page_type,
+                           type_thresholds=shipped.type_thresholds),
                Path(out) if out is not None else personal_model_path())
     return facts
 

@@ -1,0 +1,71 @@
+"""``pagesieve-dev type-cut``: set a model's second stage-2 cut, for the pages it does not take
+for articles, without retraining it.
+
+::
+
+    pagesieve-dev type-cut --others 0.3 [--model models/blocks.skops]
+
+The pages whose most probable page type (:mod:`pagesieve.classify.page_type`) is not one of
+:data:`pagesieve_dev.training.train.OWN_CUT_TYPES` are cut at ``--others``
+(:attr:`pagesieve.classify.classifier.BlockClassifier.type_thresholds`); the others keep the model's
+main cut. ``pagesieve-dev train`` chooses the second cut itself, out of fold on its training
+pages (:func:`pagesieve_dev.training.train.type_cuts`); this command gives it by hand, as ``train
+--svm`` gives C and gamma, when the cut is chosen on the dev gate (``models/README.md`` says
+which, and why). The archive and its compiled twin are rewritten atomically
+(:func:`pagesieve.classify.model_store.save_model`); the cut is recorded in the meta under
+``context.type_thresholds`` with ``context.type_cut_given``, and in ``training.json`` beside the
+model when there is one. ``--others 0`` removes the second cut.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``type-cut`` options."""
+    from pagesieve_dev.training.train import MODELS_DIR
+
+    parser.add_argument("--model", type=Path, default=MODELS_DIR / "blocks.skops",
+                        help="the skops archive to change, rewritten in place with its twin (default models/blocks.skops)")
+    parser.add_argument("--others", type=float, required=True,
+                        help="stage 2's cut for the pages whose predicted page type is not an article, in (0, 1); 0 removes it")
+    parser.add_argument("--why", default="", help="recorded beside the cut in the meta (where the cut was chosen)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``pagesieve-dev type-cut``; prints the cuts written.
+
+    Raises:
+        ModelError: the model cannot be read, has no page-type stage, or the cut is outside [0, 1).
+    """
+    from pagesieve.classify.model_store import load_fitted, save_model
+    from pagesieve.classify.page_type import PAGE_TYPES
+    from pagesieve.errors import ModelError
+    from pagesieve_dev.training.train import OWN_CUT_TYPES
+
+    if not 0.0 <= args.others < 1.0:
+        raise ModelError(f"--others must lie in [0, 1), not {args.others}")
+    fitted = load_fitted(args.model)
+    if fitted.page_type is None or fitted.context is None:
+        raise ModelError(f"{args.model} has no page-type stage and context stage: one cut is all it can have")
+    cuts = {kind: float(args.others) for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES} if args.others else {}
+    given = {"others": float(args.others), "own_cut_types": list(OWN_CUT_TYPES), "why": args.why} if cuts else None
+    fitted.type_thresholds = cuts
+    context = fitted.meta.setdefault("context", {}) or {}
+    context["type_thresholds"] = cuts
+    context["type_cut_given"] = given
+    fitted.meta["context"] = context
+    save_model(fitted, args.model)
+    record = args.model.with_name("training-boxes.json" if fitted.meta.get("rendered") else "training.json")
+    if record.is_file():
+        meta = json.loads(record.read_text(encoding="utf-8"))
+        meta.setdefault("context", {})
+        meta["context"]["type_thresholds"] = cuts
+        meta["context"]["type_cut_given"] = given
+        record.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {args.model}: main cut {fitted.context_threshold}; "
+          + (f"pages not taken for {', '.join(OWN_CUT_TYPES)} cut at {args.others}" if cuts else "one cut for every page type"))
+    return 0
