@@ -54,10 +54,9 @@ def main(args: argparse.Namespace) -> int:
     cuts = {kind: float(args.others) for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES} if args.others else {}
     given = {"others": float(args.others), "own_cut_types": list(OWN_CUT_TYPES), "why": args.why} if cuts else None
     fitted.type_thresholds = cuts
-    context = fitted.meta.setdefault("context", {}) or {}
+    context = fitted.meta["context"] = dict(fitted.meta.get("context") or {})
     context["type_thresholds"] = cuts
     context["type_cut_given"] = given
-    fitted.meta["context"] = context
     save_model(fitted, args.model)
     record = args.model.with_name("training-boxes.json" if fitted.meta.get("rendered") else "training.json")
     if record.is_file():

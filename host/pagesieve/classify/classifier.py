@@ -233,7 +233,8 @@ class BlockClassifier:
             (:mod:`pagesieve.classify.page_type`), or ``None`` for a model that does not read them.
         type_thresholds: stage 2's cut for the pages of a predicted page type (a name of
             :data:`~pagesieve.classify.page_type.PAGE_TYPES`, the most probable type); a type
-            not listed, and every page of a model without a page-type stage, is cut at
+            not listed, and a page without page-type probabilities (a model without a page-type
+            stage gives none, :func:`pagesieve.extract.model_rows`), is cut at
             :attr:`context_threshold` (:meth:`cut_for`). Training chooses them
             (:func:`pagesieve_dev.training.train.type_cuts`), or ``pagesieve-dev type-cut`` gives
             them: the shipped model cuts the pages not taken for articles at 0.3, chosen on the dev
