@@ -77,7 +77,11 @@ def test_variant_specs():
     assert spec.type_thresholds() == {"collection": 0.25, "documentation": 0.25, "forum": 0.25, "listing": 0.25,
                                       "product": 0.25, "service": 0.25}
     assert cv.parse_variant("all@0.4").type_thresholds() == {}
-    for bad in ("fancy", "all+fast", "all@1.5", "all@x", "all@0.4/1.2", "all@0.4/x"):
+    cards = cv.parse_variant("all+balanced@0.4/0.3:collection+listing")
+    assert cards == cv.VariantSpec("all", True, 0.4, 0.3, ("collection", "listing"))
+    assert cards.type_thresholds() == {"collection": 0.3, "listing": 0.3}
+    for bad in ("fancy", "all+fast", "all@1.5", "all@x", "all@0.4/1.2", "all@0.4/x",
+                "all@0.4/0.3:", "all@0.4/0.3:blog", "all@0.4:listing"):
         with pytest.raises(ValueError):
             cv.parse_variant(bad)
 

@@ -442,7 +442,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cv-variants", default="base,all", metavar="LIST",
                         help="with --cv: comma-separated classifier variants of " + ", ".join(("base", "cards", "type", "all"))
                         + ", each with +balanced (datasets weighed alike in stage 2) and @CUT (stage 2's cut) if wanted,"
-                        " e.g. all+balanced@0.4 (default base,all)")
+                        " @CUT/OTHER for a second cut on the pages not taken for articles, @CUT/OTHER:TYPE+TYPE on"
+                        " those types only, e.g. all+balanced@0.4/0.3:collection+listing (default base,all)")
     parser.add_argument("--cv-ablate", default="", metavar="RULES",
                         help="with --cv: comma-separated rules of the page-level settling ("
                         "headline, structures, comments, labels, templates: pagesieve.extract.SETTLE_RULES"

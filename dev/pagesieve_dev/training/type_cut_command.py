@@ -3,10 +3,11 @@ for articles, without retraining it.
 
 ::
 
-    pagesieve-dev type-cut --others 0.3 [--model models/blocks.skops]
+    pagesieve-dev type-cut --others 0.3 [--types collection,listing] [--model models/blocks.skops]
 
 The pages whose most probable page type (:mod:`pagesieve.classify.page_type`) is not one of
-:data:`pagesieve_dev.training.train.OWN_CUT_TYPES` are cut at ``--others``
+:data:`pagesieve_dev.training.train.OWN_CUT_TYPES` (with ``--types``: is one of those types) are
+cut at ``--others``
 (:attr:`pagesieve.classify.classifier.BlockClassifier.type_thresholds`); the others keep the model's
 main cut. ``pagesieve-dev train`` chooses the second cut itself, out of fold on its training
 pages (:func:`pagesieve_dev.training.train.type_cuts`); this command gives it by hand, as ``train
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import tempfile
 from pathlib import Path
 
 
@@ -32,7 +35,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the skops archive to change, rewritten in place with its twin (default models/blocks.skops)")
     parser.add_argument("--others", type=float, required=True,
                         help="stage 2's cut for the pages whose predicted page type is not an article, in (0, 1); 0 removes it")
+    parser.add_argument("--types", type=_types, default=None, metavar="TYPE,...",
+                        help="the page types that get the second cut (default: every type but article)")
     parser.add_argument("--why", default="", help="recorded beside the cut in the meta (where the cut was chosen)")
+
+
+def _types(value: str) -> tuple[str, ...]:
+    from pagesieve.classify.page_type import PAGE_TYPES
+
+    kinds = tuple(t.strip() for t in value.split(",") if t.strip())
+    bad = [t for t in kinds if t not in PAGE_TYPES]
+    if not kinds or bad:
+        raise argparse.ArgumentTypeError(f"page types are {', '.join(PAGE_TYPES)}; got {value!r}")
+    return kinds
+
+
+def _write_json(path: Path, data: dict) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary file in the same folder, then renamed)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def main(args: argparse.Namespace) -> int:
@@ -51,8 +78,10 @@ def main(args: argparse.Namespace) -> int:
     fitted = load_fitted(args.model)
     if fitted.page_type is None or fitted.context is None:
         raise ModelError(f"{args.model} has no page-type stage and context stage: one cut is all it can have")
-    cuts = {kind: float(args.others) for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES} if args.others else {}
-    given = {"others": float(args.others), "own_cut_types": list(OWN_CUT_TYPES), "why": args.why} if cuts else None
+    kinds = getattr(args, "types", None) or tuple(kind for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES)
+    cuts = {kind: float(args.others) for kind in kinds} if args.others else {}
+    given = ({"others": float(args.others), "types": list(kinds), "own_cut_types": [k for k in PAGE_TYPES if k not in kinds],
+              "why": args.why} if cuts else None)
     fitted.type_thresholds = cuts
     context = fitted.meta["context"] = dict(fitted.meta.get("context") or {})
     context["type_thresholds"] = cuts
@@ -64,7 +93,7 @@ def main(args: argparse.Namespace) -> int:
         meta.setdefault("context", {})
         meta["context"]["type_thresholds"] = cuts
         meta["context"]["type_cut_given"] = given
-        record.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        _write_json(record, meta)
     print(f"wrote {args.model}: main cut {fitted.context_threshold}; "
-          + (f"pages not taken for {', '.join(OWN_CUT_TYPES)} cut at {args.others}" if cuts else "one cut for every page type"))
+          + (f"pages taken for {', '.join(kinds)} cut at {args.others}" if cuts else "one cut for every page type"))
     return 0
