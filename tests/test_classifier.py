@@ -250,10 +250,10 @@ def test_training_is_reproducible(tmp_path, datasets_dir):
     """`pagesieve-dev train` on a small slice twice gives the same model and the same split."""
     from pagesieve_dev.training import train
 
-    def run(out):
+    def run(out, **given):
         args = argparse.Namespace(
             datasets=datasets_dir, out=out, new_split=True, max_samples=600, cv_samples=300,
-            folds=3, limit=4, seed=7, no_context=False, peers=None, snapshots=None,
+            folds=3, limit=4, seed=7, no_context=False, peers=None, snapshots=None, **given,
         )
         assert train.main(args) == 0
         return load_model(out / "blocks.skops"), json.loads((out / "split.json").read_text())
@@ -263,6 +263,12 @@ def test_training_is_reproducible(tmp_path, datasets_dir):
     rows = np.random.default_rng(0).normal(size=(20, len(m1.meta["features"])))
     np.testing.assert_array_equal(m1.decision(rows), m2.decision(rows))
     assert m1.meta["cv"]["best"] == m2.meta["cv"]["best"]
+    # --cut gives stage 2's main cut instead of choosing it; the figures of every cut stay
+    chosen = m1.context_threshold
+    given = 0.55 if chosen != 0.55 else 0.45
+    m3, _ = run(tmp_path / "c", cut=given, svm=tuple(m1.meta["cv"]["best"].values()))
+    assert m3.context_threshold == given and m3.meta["context"]["threshold_rule"] == "given (--cut)"
+    assert m3.meta["context"]["oof_page_f1_by_threshold"] == m1.meta["context"]["oof_page_f1_by_threshold"]
 
 
 def test_decision_of_a_large_page_in_two_threads_equals_one_thread(model, fitted, example_rows, monkeypatch):
@@ -394,6 +400,15 @@ def test_a_model_with_cards_and_page_type_round_trips_and_judges_a_page(tmp_path
     plain = compile_model(FittedModel(fitted.estimator, {**fitted.meta, "features": list(FEATURE_NAMES)}, fitted.threshold))
     assert judge_page(parse_html(example_page.read_bytes()), plain)[0].raw_signals is None
     assert judge_page(parse_html(example_page.read_bytes()), twin)[0].raw_signals is not None
+    # a page-type model read on another number of page signals (an older version's) is refused,
+    # from the archive and from its twin, rather than failing on the first page
+    narrow = fit_page_type(rng.normal(size=(70, len(PAGE_SIGNALS) - 15)), [PAGE_TYPES[k % 7] for k in range(70)])
+    old = tmp_path / "old.skops"
+    save_model(FittedModel(fitted.estimator, meta, fitted.threshold, context, 0.5, narrow), old)
+    with pytest.raises(ModelError, match="page signals"):
+        load_fitted(old)
+    with pytest.raises(ModelError, match="page signals"):
+        load_model(compiled_path(old))
 
 
 def test_type_cut_command_sets_and_removes_the_second_cut(tmp_path, example_analysis):
@@ -413,6 +428,13 @@ def test_type_cut_command_sets_and_removes_the_second_cut(tmp_path, example_anal
         np.testing.assert_array_equal(after.decision(model_rows(example_analysis, after)), before.decision(model_rows(example_analysis, before)))
     record = json.loads((tmp_path / "training.json").read_text())
     assert record["context"]["type_cut_given"]["why"] == "a test" and record["context"]["type_thresholds"]["listing"] == 0.2
+    assert dev_main(["type-cut", "--model", str(path), "--others", "0.3", "--types", "collection,listing"]) == 0
+    assert load_model(path).type_thresholds == {"collection": 0.3, "listing": 0.3}
+    record = json.loads((tmp_path / "training.json").read_text())
+    assert record["context"]["type_cut_given"]["types"] == ["collection", "listing"]
+    assert "forum" in record["context"]["type_cut_given"]["own_cut_types"]
     assert dev_main(["type-cut", "--model", str(path), "--others", "0"]) == 0
     assert load_model(path).type_thresholds == {}
     assert dev_main(["type-cut", "--model", str(path), "--others", "1.5"]) != 0
+    with pytest.raises(SystemExit):  # argparse refuses a page type it does not know
+        dev_main(["type-cut", "--model", str(path), "--others", "0.3", "--types", "blog"])

@@ -121,3 +121,33 @@ def test_cards_on_wcxb_articles_hold_less_truth_than_the_rest(datasets_dir):
             side[1] += len(toks)
     assert inside[1] > 1000, "too few card tokens to compare"
     assert inside[0] / inside[1] < 0.8 * outside[0] / outside[1], (inside, outside)
+
+
+def test_raw_signals_read_dates_authors_prices_counts_and_the_slug():
+    """The signals added for the page-type model: ``<meta>`` dates, authors and prices, element
+    counts, and the URL's slug, query, ``.html`` ending and long digit runs."""
+    story = parse_html("""<html><head>
+<meta property="article:published_time" content="2025-09-04T08:00:00Z">
+<meta name="author" content="Ann Lee"></head><body>
+<nav><a href="/">Home</a></nav><article><h1>Fall trends</h1><time datetime="2025-09-04">4 Sep</time>
+<p>Text.</p></article><aside>More</aside></body></html>""",
+                       url="https://food.example/2025/09/04/top-nutrition-trends-for-fall-2025.html")
+    raw = raw_page_signals(story.root, story.url)
+    assert raw["meta_date"] == 1 and raw["meta_author"] == 1 and raw["meta_price"] == 0
+    assert raw["times_log"] == pytest.approx(np.log1p(1)) and raw["articles_log"] == pytest.approx(np.log1p(1))
+    assert raw["h1_log"] == pytest.approx(np.log1p(1)) and raw["navs_log"] == pytest.approx(np.log1p(1))
+    assert raw["asides_log"] == pytest.approx(np.log1p(1)) and raw["buttons_log"] == 0 and raw["tables_log"] == 0
+    assert raw["slug_words"] == 6 and raw["slug_long"] == 1  # ".html" is not a word
+    assert raw["url_html"] == 1 and raw["url_query"] == 0 and raw["url_digits"] == 0
+
+    shop = parse_html("""<html><head><meta itemprop="price" content="169"></head><body>
+<h1>Microphone</h1><table><tr><td>Pattern</td><td>Cardioid</td></tr></table>
+<button>Add to basket</button><button>Wish list</button></body></html>""",
+                      url="https://shop.example/p/1234567?colour=black")
+    raw = raw_page_signals(shop.root, shop.url)
+    assert raw["meta_price"] == 1 and raw["meta_date"] == 0 and raw["meta_author"] == 0
+    assert raw["buttons_log"] == pytest.approx(np.log1p(2)) and raw["tables_log"] == pytest.approx(np.log1p(1))
+    assert raw["slug_words"] == 1 and raw["slug_long"] == 0
+    assert raw["url_query"] == 1 and raw["url_digits"] == 1 and raw["url_html"] == 0
+    assert set(raw) <= set(PAGE_SIGNALS)
+    assert raw_page_signals(shop.root, None)["slug_words"] == 0

@@ -382,7 +382,8 @@ def balanced_by_dataset(names: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: int, seed: int = SEED,
                   peer_f1: dict[str, float] | None = None, stage_rows: list[np.ndarray] | None = None,
-                  balance_datasets: bool = False, predicted_types: list[str] | None = None):
+                  balance_datasets: bool = False, predicted_types: list[str] | None = None,
+                  given_cut: float | None = None):
     """Cross-fitted stage-1 decisions, the stage-2 model and its cut; see the module docstring.
 
     Returns:
@@ -396,6 +397,8 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         (:func:`stage_two_rows`; default the first-pass features). ``balance_datasets``: the
         rows' weights are scaled so that every training dataset weighs the same in stage 2
         (wcxb_dev's 761 pages hold half of all labelled blocks and would otherwise set its cuts).
+        ``given_cut``: stage 2's main cut given (``pagesieve-dev train --cut``), not chosen; the
+        out-of-fold figures of every cut are still reported.
     """
     from sklearn.metrics import f1_score
 
@@ -442,7 +445,7 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
     else:
         def objective(cut):
             return float(np.mean(list(by_cut[str(cut)].values())))
-    best_cut = max(THRESHOLD_GRID, key=objective)
+    best_cut = max(THRESHOLD_GRID, key=objective) if given_cut is None else float(given_cut)
     type_thresholds, type_info = type_cuts(pages, oof, predicted_types, best_cut) if predicted_types else ({}, None)
     final = context_model(seed).fit(z, y, sample_weight=w)
     info = {
@@ -452,7 +455,8 @@ def fit_two_stage(pages: list[PageData], c: float, gamma: float, max_samples: in
         "cv_weighted_f1": [round(s_, 4) for s_ in scores],
         "model": "HistGradientBoostingClassifier(max_iter=200, max_leaf_nodes=31, learning_rate=0.1)",
         "threshold": best_cut,
-        "threshold_rule": "worst margin over the best peer" if peer_f1 else "mean page F1",
+        "threshold_rule": ("given (--cut)" if given_cut is not None
+                           else "worst margin over the best peer" if peer_f1 else "mean page F1"),
         "peer_f1_train_pages": peer_f1,
         "oof_page_f1_by_threshold": by_cut,
         **({"type_thresholds": type_thresholds, "type_cut": type_info} if type_info is not None else {}),
@@ -576,6 +580,16 @@ def _svm_params(value: str) -> tuple[float, float]:
     return c, gamma
 
 
+def _cut(value: str) -> float:
+    try:
+        cut = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not 0.0 < cut < 1.0:
+        raise argparse.ArgumentTypeError(f"a cut lies in (0, 1), not {cut}")
+    return cut
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``train`` options."""
     parser.add_argument("--datasets", type=Path, default=None, help="datasets folder (default: ../shared/datasets)")
@@ -596,6 +610,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="weigh every training dataset the same in the context stage")
     parser.add_argument("--no-cards", action="store_true", help="leave the card columns (pagesieve.blocks.signals) out of stage 2")
     parser.add_argument("--no-page-type", action="store_true", help="leave the page-type probabilities (pagesieve.classify.page_type) out of stage 2")
+    parser.add_argument("--cut", type=_cut, metavar="CUT",
+                        help="stage 2's main cut, given instead of chosen by the mean out-of-fold page F1 "
+                             "(the shipped model: 0.4, the dev gate's configuration)")
     parser.add_argument("--one-cut", action="store_true",
                         help="cut every page type's stage-2 probabilities at one cut (default: pages predicted as another "
                              "type than article get a second cut, chosen out of fold; see type_cuts)")
@@ -655,12 +672,14 @@ def main(args: argparse.Namespace) -> int:
             typed = False
         if typed:
             page_type, type_probabilities = fit_page_types(pages, kinds, args.seed)
-            from pagesieve.classify.page_type import PAGE_TYPES
+            from pagesieve.blocks.signals import PAGE_SIGNALS
+            from pagesieve.classify.page_type import PAGE_TYPE_C, PAGE_TYPES
 
             labelled = [(k, p) for k, p in zip(kinds, type_probabilities) if k is not None]
             right = sum(PAGE_TYPES[int(np.argmax(p))] == k for k, p in labelled)
             type_info = {"pages": len(labelled), "cross_fitted_accuracy": round(right / len(labelled), 4),
-                         "model": "Pipeline(StandardScaler, LogisticRegression(C=1, class_weight='balanced'))"}
+                         "model": f"Pipeline(StandardScaler, LogisticRegression(C={PAGE_TYPE_C}, class_weight='balanced'))",
+                         "signals": len(PAGE_SIGNALS)}
             print(f"page type: {right} of {len(labelled)} labelled pages right (cross-fitted)", file=sys.stderr)
         rows_2 = stage_two_rows(pages, cards, type_probabilities) if (cards or typed) else None
         print("fitting the context stage", file=sys.stderr)
@@ -670,7 +689,7 @@ def main(args: argparse.Namespace) -> int:
             predicted = [PAGE_TYPES[int(np.argmax(p))] for p in type_probabilities]
         context, context_threshold, context_info = fit_two_stage(
             pages, cv_info["best"]["C"], cv_info["best"]["gamma"], args.max_samples, args.seed, peer_f1, rows_2,
-            getattr(args, "balance_datasets", False), predicted)
+            getattr(args, "balance_datasets", False), predicted, getattr(args, "cut", None))
         type_thresholds = context_info.get("type_thresholds", {})
     reduced = reduced_info = None
     if getattr(args, "reduce_svm", None):

@@ -260,8 +260,13 @@ PAGE_SIGNALS: tuple[str, ...] = (
     "og_article", "og_product", "og_website",
     "ld_article", "ld_product", "ld_forum", "ld_qa", "ld_list", "ld_faq", "ld_howto", "ld_tech", "ld_service",
     "url_depth", "url_date", "url_docs", "url_forum", "url_product", "url_listing", "url_article",
+    "meta_date", "meta_author", "meta_price", "times_log", "articles_log", "h1_log", "navs_log", "asides_log",
+    "buttons_log", "tables_log", "slug_words", "slug_long", "url_query", "url_html", "url_digits",
 )
-"""Names of the page-signal vector (:func:`page_signals`), in order."""
+"""Names of the page-signal vector (:func:`page_signals`), in order. The last fifteen (from
+``meta_date``) were added on 2026-11-27: with them the page-type model's site-grouped 5-fold
+accuracy on wcxb_dev's 1,497 pages rose from 0.743 to 0.790 and its log loss fell from 0.797
+to 0.667 (models/README.md, "Page-type signals")."""
 
 _COUNTED_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 _PRICE_RE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP))")
@@ -284,22 +289,58 @@ _URL_WORDS = {
     "url_article": re.compile(r"/(?:news|blog|posts?|article|articles|story|stories)/[^/]+"),
 }
 _URL_DATE_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
+_DATE_META = frozenset({
+    "article:published_time", "article:modified_time", "og:published_time", "datepublished", "datemodified",
+    "pubdate", "publishdate", "publish-date", "date", "dc.date", "dc.date.issued", "sailthru.date",
+    "parsely-pub-date", "article.published",
+})
+"""``<meta>`` names (``property``, ``name`` or ``itemprop``, lower case) that give a publication
+date: Open Graph's article properties, schema.org's ``datePublished``/``dateModified``, Dublin
+Core and the common analytics tags (Parse.ly, Sailthru)."""
+_AUTHOR_META = frozenset({"author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "byl"})
+"""``<meta>`` names that give an author (HTML's ``author``, Open Graph, Dublin Core, analytics tags)."""
+_COUNTED_TAGS = {"time": "times_log", "article": "articles_log", "h1": "h1_log", "nav": "navs_log",
+                 "aside": "asides_log", "button": "buttons_log", "table": "tables_log"}
+"""Elements counted in the raw page, each a ``log1p`` count: dates (``<time>``), HTML5 sectioning
+and navigation, buttons (shops, apps) and tables (specifications, documentation)."""
+_SLUG_END_RE = re.compile(r"\.(?:html?|php|aspx?)$")
+_SLUG_SPLIT_RE = re.compile(r"[-_]")
+_LONG_DIGITS_RE = re.compile(r"\d{5,}")
+SLUG_LONG_WORDS = 4
+"""A last path segment of at least this many ``-``/``_``-separated words is a long slug, as
+article URLs made from headlines have (``/2025/09/04/top-nutrition-trends-for-fall-2025``)."""
 
 
 def raw_page_signals(root, url: str | None) -> dict[str, float]:
     """The signals read from the raw page tree (before pre-processing removes scripts and
-    forms): ``og:type``, the JSON-LD ``@type`` values, forms and inputs, and URL path words.
+    forms): ``og:type``, the JSON-LD ``@type`` values, forms and inputs, ``<meta>`` dates, authors
+    and prices, counts of the elements of :data:`_COUNTED_TAGS`, and the URL's path words, depth,
+    date, slug length (:data:`SLUG_LONG_WORDS`), query, ``.html`` ending and long digit runs.
     Cheap: one walk over those elements. Never raises on malformed JSON-LD (it is skipped)."""
     out: dict[str, float] = {}
     og = None  # the content of the first <meta property|name="og:type">, in document order
     forms = inputs = 0
+    meta_date = meta_author = meta_price = 0.0
+    counted = dict.fromkeys(_COUNTED_TAGS, 0)
     types: set[str] = set()
     # one walk over the elements these signals read (libxml2 filters the tags)
-    for element in root.iter("meta", "script", "form", "input", "select", "textarea"):
+    for element in root.iter("meta", "script", "form", "input", "select", "textarea", *_COUNTED_TAGS):
         tag = element.tag
         if tag == "meta":
-            if og is None and (element.get("property") == "og:type" or element.get("name") == "og:type"):
+            prop = element.get("property")
+            name = element.get("name")
+            if og is None and (prop == "og:type" or name == "og:type"):
                 og = element.get("content") or ""
+            itemprop = element.get("itemprop")
+            key = (prop or name or itemprop or "").lower()
+            if key in _DATE_META:
+                meta_date = 1.0
+            elif key in _AUTHOR_META:
+                meta_author = 1.0
+            elif itemprop == "price" or key == "product:price:amount" or key == "og:price:amount":
+                meta_price = 1.0
+        elif tag in counted:
+            counted[tag] += 1
         elif tag == "script":
             if element.get("type") != "application/ld+json":
                 continue
@@ -323,11 +364,23 @@ def raw_page_signals(root, url: str | None) -> dict[str, float]:
         out[name] = float(any(k in types for k in kinds))
     out["forms_log"] = float(np.log1p(forms))
     out["inputs_log"] = float(np.log1p(inputs))
-    path = (urlsplit(url).path.lower() if url else "") or "/"
-    out["url_depth"] = float(len([s for s in path.split("/") if s]))
+    parts = urlsplit(url) if url else None
+    path = (parts.path.lower() if parts else "") or "/"
+    segments = [s for s in path.split("/") if s]
+    out["url_depth"] = float(len(segments))
     out["url_date"] = float(_URL_DATE_RE.search(path) is not None)
     for name, pattern in _URL_WORDS.items():
         out[name] = float(pattern.search(path) is not None)
+    out["meta_date"], out["meta_author"], out["meta_price"] = meta_date, meta_author, meta_price
+    for tag, count in counted.items():
+        out[_COUNTED_TAGS[tag]] = float(np.log1p(count))
+    slug = _SLUG_END_RE.sub("", segments[-1]) if segments else ""
+    words = len([w for w in _SLUG_SPLIT_RE.split(slug) if w])
+    out["slug_words"] = float(words)
+    out["slug_long"] = float(words >= SLUG_LONG_WORDS)
+    out["url_query"] = float(bool(parts and parts.query))
+    out["url_html"] = float(path.endswith((".html", ".htm")))
+    out["url_digits"] = float(_LONG_DIGITS_RE.search(path) is not None)
     return out
 
 

@@ -33,7 +33,7 @@ from pagesieve.errors import ModelError
 from pagesieve.blocks.features import FEATURE_NAMES
 from pagesieve.blocks.layout import BOX_FEATURE_NAMES
 from pagesieve.classify.page_type import PAGE_TYPE_COLUMNS, PAGE_TYPES, PageTypeArrays, compile_page_type
-from pagesieve.blocks.signals import CARD_COLUMNS
+from pagesieve.blocks.signals import CARD_COLUMNS, PAGE_SIGNALS
 
 MODEL_FORMAT = 2
 """Version of the skops archive layout (estimator + ``meta`` dict)."""
@@ -302,12 +302,27 @@ def _write_compiled(handle, model: BlockClassifier, source_sha256: str) -> None:
     np.savez(handle, **arrays)
 
 
-def _check_features(meta: dict, has_context: bool, path: Path, has_page_type: bool = False) -> None:
+def _check_features(meta: dict, has_context: bool, path: Path, has_page_type: bool = False,
+                    page_signals: int | None = None) -> None:
+    """Raise :class:`ModelError` unless the model's features are this code's: a known first-pass
+    set, the context stage's columns, and a page-type model read on ``page_signals`` signals
+    (the width of its standardisation) equal to :data:`~pagesieve.blocks.signals.PAGE_SIGNALS`."""
     features = tuple(meta.get("features", ()))
     if features not in FEATURE_SETS or (
         has_context and tuple(meta.get("context_features", ())) != context_feature_names(features)
     ) or has_page_type != (PAGE_TYPE_COLUMNS[0] in features):
         raise ModelError(f"model file {path} was trained on other features; retrain with `pagesieve-dev train`")
+    if has_page_type and page_signals != len(PAGE_SIGNALS):
+        raise ModelError(f"model file {path} reads {page_signals} page signals where this version makes "
+                         f"{len(PAGE_SIGNALS)}; retrain with `pagesieve-dev train`")
+
+
+def _page_type_width(estimator) -> int | None:
+    """The number of signals a fitted page-type pipeline reads (its scaler's), ``None`` if unknown."""
+    try:
+        return len(estimator.named_steps["scale"].mean_)
+    except (AttributeError, KeyError, TypeError):
+        return None
 
 
 def load_fitted(path: Path | str) -> FittedModel:
@@ -335,7 +350,9 @@ def load_fitted(path: Path | str) -> FittedModel:
     if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
         raise ModelError(f"model file {path} is not a pagesieve model of format {MODEL_FORMAT}")
     meta = json.loads(payload["meta_json"])
-    _check_features(meta, payload.get("context") is not None, path, payload.get("page_type") is not None)
+    kind = payload.get("page_type")
+    _check_features(meta, payload.get("context") is not None, path, kind is not None,
+                    _page_type_width(kind) if kind is not None else None)
     return FittedModel(
         estimator=payload["estimator"],
         meta=meta,
@@ -382,7 +399,8 @@ def _read_compiled(path: Path, source_sha256: str | None) -> BlockClassifier | N
         type_thresholds = _type_thresholds(json.loads(str(arrays["type_thresholds_json"])) if "type_thresholds_json" in arrays else {})
     except (KeyError, ValueError, TypeError, ModelError):
         return None
-    _check_features(meta, forest is not None, path, page_type is not None)
+    _check_features(meta, forest is not None, path, page_type is not None,
+                    len(page_type.mean) if page_type is not None else None)
     return BlockClassifier(
         svm=svm, meta=meta, threshold=float(arrays["threshold"]), context=forest,
         context_threshold=float(arrays["context_threshold"]), page_type=page_type, type_thresholds=type_thresholds,
