@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 
 
@@ -50,25 +48,13 @@ def _types(value: str) -> tuple[str, ...]:
     return kinds
 
 
-def _write_json(path: Path, data: dict) -> None:
-    """Write ``data`` to ``path`` atomically (a temporary file in the same folder, then renamed)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def main(args: argparse.Namespace) -> int:
     """Run ``pagesieve-dev type-cut``; prints the cuts written.
 
     Raises:
         ModelError: the model cannot be read, has no page-type stage, or the cut is outside [0, 1).
     """
-    from pagesieve.classify.model_store import load_fitted, save_model
+    from pagesieve.classify.model_store import atomic_write, load_fitted, save_model
     from pagesieve.classify.page_type import PAGE_TYPES
     from pagesieve.errors import ModelError
     from pagesieve_dev.training.train import OWN_CUT_TYPES
@@ -93,7 +79,8 @@ def main(args: argparse.Namespace) -> int:
         meta.setdefault("context", {})
         meta["context"]["type_thresholds"] = cuts
         meta["context"]["type_cut_given"] = given
-        _write_json(record, meta)
+        text = json.dumps(meta, indent=1, sort_keys=True) + "\n"
+        atomic_write(record, lambda handle: handle.write(text.encode("utf-8")))
     print(f"wrote {args.model}: main cut {fitted.context_threshold}; "
           + (f"pages taken for {', '.join(kinds)} cut at {args.others}" if cuts else "one cut for every page type"))
     return 0

@@ -215,8 +215,10 @@ def _type_thresholds(value) -> dict[str, float]:
     return out
 
 
-def _atomic_write(path: Path, write) -> None:
-    """Call ``write(file)`` on a temporary file beside ``path``, then rename it over ``path``."""
+def atomic_write(path: Path, write) -> None:
+    """Call ``write(file)`` on a temporary binary file beside ``path``, then rename it over
+    ``path`` (mode 0644): a reader sees the old file or the new one, never half of one. Used for
+    the model files and ``pagesieve-dev type-cut``'s ``training.json``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
@@ -261,8 +263,8 @@ def save_model(fitted: FittedModel, path: Path) -> None:
         "reduced": fitted.reduced,
         "type_thresholds_json": json.dumps(compiled.type_thresholds, sort_keys=True),
     }
-    _atomic_write(path, lambda handle: handle.write(sio.dumps(payload)))
-    _atomic_write(compiled_path(path), lambda handle: _write_compiled(handle, compiled, _sha256(path)))
+    atomic_write(path, lambda handle: handle.write(sio.dumps(payload)))
+    atomic_write(compiled_path(path), lambda handle: _write_compiled(handle, compiled, _sha256(path)))
 
 
 def write_compiled(path: Path) -> Path:
@@ -274,7 +276,7 @@ def write_compiled(path: Path) -> Path:
     path = Path(path)
     compiled = compile_model(load_fitted(path))
     twin = compiled_path(path)
-    _atomic_write(twin, lambda handle: _write_compiled(handle, compiled, _sha256(path)))
+    atomic_write(twin, lambda handle: _write_compiled(handle, compiled, _sha256(path)))
     return twin
 
 
