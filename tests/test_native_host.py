@@ -158,16 +158,29 @@ def test_save_the_reader_article_with_its_images(host, snapshot):
     assert host.close() == 0
 
 
+def program_arguments(pid: int, timeout: float = 10.0) -> list[bytes]:
+    """The arguments of process ``pid`` from ``/proc/PID/cmdline``, waiting (at most ``timeout``
+    seconds) while they read empty: ``Popen`` returns once the child's ``execve`` has closed its
+    close-on-exec pipe, but the kernel sets the new program's argument area a moment later (in
+    the ELF loader), so a read at once can find nothing. Empty after ``timeout``: an empty list
+    (a process that ended unreaped also reads empty)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        data = Path(f"/proc/{pid}/cmdline").read_bytes()
+        if data or time.monotonic() >= deadline:
+            return data.split(b"\0") if data else []
+        time.sleep(0.01)
+
+
 def test_library_request_starts_the_window_as_its_own_process(host):
     import os
     import signal
-    import time
 
     reply = host.request({"v": 1, "id": "lib", "type": "library"})
     assert reply["ok"] and reply["type"] == "library", reply
     pid = reply["pid"]
     try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        cmdline = program_arguments(pid)
         assert b"pagesieve" in cmdline and b"library" in cmdline and str(host.library).encode() in cmdline
         assert os.getsid(pid) != os.getsid(host.proc.pid)  # its own session: it outlives the host
         assert host.request({"v": 1, "id": 2, "type": "ping"})["ok"]  # the host goes on serving
