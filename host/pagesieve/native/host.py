@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_dir)
     log.info("host started (origin %s)", " ".join(args.origin) or "-")
     host = Host(store_path=args.store, library_dir=args.library_dir, labels_path=args.labels)
+    host.personal_model()  # an outdated personal model starts rebuilding now, while the host serves
     try:
         return serve(host, sys.stdin.buffer, sys.stdout.buffer)
     finally:
