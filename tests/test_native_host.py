@@ -206,6 +206,22 @@ def test_truncated_stream_stops_the_host(host):
     assert host.proc.wait(30) == 1
 
 
+def test_the_browser_going_mid_answer_ends_the_host_quietly(host):
+    """The browser exits while the host writes a long answer (the error reply to a request of
+    an unknown 2 MB type, which its message repeats: five chunk frames): the host's next write
+    finds the pipe closed; it logs why it stops and ends with status 0, with no traceback on
+    its standard error."""
+    host.send_raw(json.dumps({"v": 1, "id": 1, "type": "x" * 2_000_000}).encode())
+    head = host.proc.stdout.read(4)
+    assert len(head) == 4 and struct.unpack("=I", head)[0] <= MAX_REPLY_BYTES
+    assert host.proc.stdout.read(1000).startswith(b'{"v":1,"id":')  # the answer is under way
+    host.proc.stdout.close()  # the browser went
+    assert host.proc.wait(30) == 0
+    stderr = host.proc.stderr.read().decode("utf-8", "replace")
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+    assert "the browser went while the answer to request" in host.log.read_text(encoding="utf-8")
+
+
 def test_learn_then_clean_uses_the_site_templates(host, snapshot):
     reply = host.request({"v": 1, "id": 1, "type": "learn", "snapshot": snapshot, "private": True})
     assert reply["ok"] and reply["learned"] is False and reply["site"] == "hillkitchen.example"
