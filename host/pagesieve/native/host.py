@@ -100,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_dir)
     log.info("host started (origin %s)", " ".join(args.origin) or "-")
     host = Host(store_path=args.store, library_dir=args.library_dir, labels_path=args.labels)
-    host.personal_model()  # an outdated personal model starts rebuilding now, while the host serves
+    try:
+        host.personal_model()  # an outdated personal model starts rebuilding now, while the host serves
+    except Exception:  # noqa: BLE001 - the host serves without it; the next page tries again
+        log.exception("personal model: cannot be checked at start")
     try:
         return serve(host, sys.stdin.buffer, sys.stdout.buffer)
     finally:
