@@ -105,6 +105,9 @@ def test_bad_requests_get_error_replies_and_the_host_keeps_serving(host, snapsho
         assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)
     unknown = host.request({"v": 1, "id": 7, "type": "explode"})
     assert unknown["id"] == 7  # the id comes back whenever it could be read
+    # an id too long to repeat in every chunk of a long reply (the unknown type's message repeats the type)
+    long_id = host.request({"v": 1, "id": "i" * 2_000_000, "type": "x" * 2_000_000})
+    assert long_id["id"] is None and long_id["error"]["code"] == 5 and "at most 200 characters" in long_id["error"]["message"]
     assert host.request({"v": 1, "id": 13, "type": "ping"})["ok"]
     assert host.close() == 0
     assert "BAD_SNAPSHOT" in host.log.read_text(encoding="utf-8")
