@@ -8,8 +8,9 @@
 
 The same code as ``pagesieve install-host`` of an installed pagesieve (pipx or pip): run it with
 the Python that has pagesieve installed (``python3 -m pip install -e .``): the host will run with
-that same interpreter. It prints each browser found and every file (or registry key) it wrote or
-removed.
+that same interpreter. Run with only ``PYTHONPATH=host`` (pagesieve not installed for that
+Python), it writes a launcher that puts this clone's ``host/`` on ``PYTHONPATH`` and says so. It
+prints each browser found and every file (or registry key) it wrote or removed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
         from pagesieve.errors import PagesieveError
         from pagesieve.native.install_cli import add_arguments, main as run
     except ImportError:
-        print("install_host.py: pagesieve is not installed for this Python; run: python3 -m pip install -e .", file=sys.stderr)
+        print("install_host.py: pagesieve is not installed for this Python; run: python3 -m pip install -e . "
+              "(or run this with PYTHONPATH=host)", file=sys.stderr)
         return 1
     parser = argparse.ArgumentParser(description="Register the pagesieve host with the browsers.")
     add_arguments(parser)

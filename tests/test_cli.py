@@ -148,3 +148,18 @@ def test_extract_explain_prints_the_removal_log(example_page):
     assert len(data["removed"]) == len(lines) - 1
     refused = run_cli("extract", str(example_page), "--json")
     assert refused.returncode == 2 and b"--json goes with --explain" in refused.stderr
+
+
+def test_extract_explain_honours_format_json(example_page):
+    """``--explain --format json`` is the removal log as JSON, the same as ``--explain --json``
+    (``--format json`` is how ``extract`` asks for JSON); html and markdown are refused, clearly."""
+    url = "https://hillkitchen.example/posts/sourdough-altitude/"
+    result = run_cli("extract", str(example_page), "--explain", "--format", "json", "--url", url)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data == json.loads(run_cli("extract", str(example_page), "--explain", "--json", "--url", url).stdout)
+    assert data["url"] == url and data["removed"] and {"block", "text", "stage", "rule", "evidence"} <= set(data["removed"][0])
+    for fmt in ("markdown", "html"):
+        refused = run_cli("extract", str(example_page), "--explain", "--format", fmt)
+        assert refused.returncode == 2, refused.stderr
+        assert f"not as {fmt}".encode() in refused.stderr and b"Traceback" not in refused.stderr

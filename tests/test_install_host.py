@@ -78,6 +78,54 @@ def test_install_host_script_prints_what_it_wrote(tmp_path):
     assert bad.returncode == 2 and "unknown browser" in bad.stderr
 
 
+HIDE_INSTALLED = """\
+# An interpreter where pagesieve is not installed: it is found on PYTHONPATH or not at all.
+import importlib.machinery, os, sys
+
+class _OnlyOnPythonpath:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name != "pagesieve":
+            return None
+        entries = [e for e in os.environ.get("PYTHONPATH", "").split(os.pathsep) if e]
+        spec = importlib.machinery.PathFinder.find_spec(name, entries)
+        if spec is None:
+            raise ModuleNotFoundError("No module named 'pagesieve'", name=name)
+        return spec
+
+sys.meta_path.insert(0, _OnlyOnPythonpath)
+"""
+
+
+def test_install_host_script_from_a_clone_on_pythonpath_writes_a_launcher_that_runs_it(tmp_path):
+    """A Python without pagesieve installed (a venv whose ``sitecustomize`` hides any installed
+    pagesieve: found on ``PYTHONPATH`` or not at all) runs ``install_host.py`` with only
+    ``PYTHONPATH`` pointing at the clone; the browser starts the launcher without that
+    ``PYTHONPATH``: it still runs the clone's host (a ping is answered), and the installer said
+    what it did."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True, timeout=60).stdout.strip())
+    (site / "sitecustomize.py").write_text(HIDE_INSTALLED)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    hidden = subprocess.run([str(python), "-c", "import pagesieve"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert hidden.returncode == 1 and "No module named 'pagesieve'" in hidden.stderr  # not installed for it
+    out = subprocess.run([str(python), str(REPO / "install_host.py"), "--user-data-dir", str(tmp_path / "p")],
+                         capture_output=True, text=True, env=dict(env, PYTHONPATH=str(REPO / "host")), timeout=120)
+    assert out.returncode == 0, out.stderr
+    launcher = Path(json.loads((tmp_path / "p" / "NativeMessagingHosts" / f"{HOST_NAME}.json").read_text())["path"])
+    body = json.dumps({"v": 1, "id": 1, "type": "ping"}).encode()
+    ran = subprocess.run([str(launcher), f"chrome-extension://{EXTENSION_ID}/"], input=struct.pack("=I", len(body)) + body,
+                         capture_output=True, env=env, cwd=tmp_path, timeout=120)
+    assert ran.returncode == 0, ran.stderr.decode()
+    (n,) = struct.unpack("=I", ran.stdout[:4])
+    assert json.loads(ran.stdout[4:4 + n])["type"] == "pong"
+    assert f"pagesieve is not installed for {python}: the launcher puts {REPO / 'host'} on PYTHONPATH" in out.stdout
+
+
 def test_snap_and_flatpak_browsers_are_told_what_works(tmp_path):
     """A Snap Chromium cannot start the host: nothing is written for it, and the line says so and
     what to do; a Snap Firefox reads ~/.mozilla through the desktop portal: written there."""
@@ -111,7 +159,10 @@ def test_pagesieve_install_host_command_names_the_browser_and_where_it_wrote(tmp
     assert out.returncode == 0, out.stderr
     manifest = tmp_path / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json"
     launcher = tmp_path / ".local/share/pagesieve/host/pagesieve-host"
-    assert out.stdout.splitlines() == [
+    lines = out.stdout.splitlines()
+    # where this Python imports another pagesieve than REPO's (another clone installed), it says so
+    notes = [line for line in lines if line.startswith(f"pagesieve is not installed for {sys.executable}")]
+    assert [line for line in lines if line not in notes] == [
         f"chromium: not found at {tmp_path / '.config/chromium'}; registered all the same, as asked",
         f"wrote {manifest}", f"wrote {launcher}"]
     assert json.loads(manifest.read_text())["path"] == str(launcher)

@@ -105,6 +105,9 @@ def test_bad_requests_get_error_replies_and_the_host_keeps_serving(host, snapsho
         assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)
     unknown = host.request({"v": 1, "id": 7, "type": "explode"})
     assert unknown["id"] == 7  # the id comes back whenever it could be read
+    # an id too long to repeat in every chunk of a long reply (the unknown type's message repeats the type)
+    long_id = host.request({"v": 1, "id": "i" * 2_000_000, "type": "x" * 2_000_000})
+    assert long_id["id"] is None and long_id["error"]["code"] == 5 and "at most 200 characters" in long_id["error"]["message"]
     assert host.request({"v": 1, "id": 13, "type": "ping"})["ok"]
     assert host.close() == 0
     assert "BAD_SNAPSHOT" in host.log.read_text(encoding="utf-8")
@@ -158,16 +161,29 @@ def test_save_the_reader_article_with_its_images(host, snapshot):
     assert host.close() == 0
 
 
+def program_arguments(pid: int, timeout: float = 10.0) -> list[bytes]:
+    """The arguments of process ``pid`` from ``/proc/PID/cmdline``, waiting (at most ``timeout``
+    seconds) while they read empty: ``Popen`` returns once the child's ``execve`` has closed its
+    close-on-exec pipe, but the kernel sets the new program's argument area a moment later (in
+    the ELF loader), so a read at once can find nothing. Empty after ``timeout``: an empty list
+    (a process that ended unreaped also reads empty)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        data = Path(f"/proc/{pid}/cmdline").read_bytes()
+        if data or time.monotonic() >= deadline:
+            return data.split(b"\0") if data else []
+        time.sleep(0.01)
+
+
 def test_library_request_starts_the_window_as_its_own_process(host):
     import os
     import signal
-    import time
 
     reply = host.request({"v": 1, "id": "lib", "type": "library"})
     assert reply["ok"] and reply["type"] == "library", reply
     pid = reply["pid"]
     try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        cmdline = program_arguments(pid)
         assert b"pagesieve" in cmdline and b"library" in cmdline and str(host.library).encode() in cmdline
         assert os.getsid(pid) != os.getsid(host.proc.pid)  # its own session: it outlives the host
         assert host.request({"v": 1, "id": 2, "type": "ping"})["ok"]  # the host goes on serving
@@ -191,6 +207,22 @@ def test_truncated_stream_stops_the_host(host):
     host.send_raw(b'{"v": 1', length=100)
     host.proc.stdin.close()
     assert host.proc.wait(30) == 1
+
+
+def test_the_browser_going_mid_answer_ends_the_host_quietly(host):
+    """The browser exits while the host writes a long answer (the error reply to a request of
+    an unknown 2 MB type, which its message repeats: five chunk frames): the host's next write
+    finds the pipe closed; it logs why it stops and ends with status 0, with no traceback on
+    its standard error."""
+    host.send_raw(json.dumps({"v": 1, "id": 1, "type": "x" * 2_000_000}).encode())
+    head = host.proc.stdout.read(4)
+    assert len(head) == 4 and struct.unpack("=I", head)[0] <= MAX_REPLY_BYTES
+    assert host.proc.stdout.read(1000).startswith(b'{"v":1,"id":')  # the answer is under way
+    host.proc.stdout.close()  # the browser went
+    assert host.proc.wait(30) == 0
+    stderr = host.proc.stderr.read().decode("utf-8", "replace")
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+    assert "the browser went while the answer to request" in host.log.read_text(encoding="utf-8")
 
 
 def test_learn_then_clean_uses_the_site_templates(host, snapshot):
@@ -333,6 +365,88 @@ def test_corrections_over_the_protocol(host, snapshot):
     assert model == "personal" and host.personal.is_file()
     assert "retraining in process" in log and "retraining ended with exit status 0" in log
     assert host.close() == 0
+
+
+def _aged_personal_model(path: Path) -> None:
+    """Rewrite the personal model at ``path`` as the version before the page-type signals wrote
+    it: no feature-set stamp, and a page-type model that reads the 35 page signals of then (the
+    last fifteen of ``PAGE_SIGNALS`` came on 2026-11-27; its scaler and weights cut to the rest)."""
+    import copy
+    import dataclasses
+
+    from pagesieve.blocks.signals import PAGE_SIGNALS
+    from pagesieve.classify.model_store import load_fitted, save_model
+
+    fitted = load_fitted(path)
+    old = len(PAGE_SIGNALS) - 15
+    kind = copy.deepcopy(fitted.page_type)
+    scale, lr = kind.named_steps["scale"], kind.named_steps["lr"]
+    for name in ("mean_", "var_", "scale_"):
+        setattr(scale, name, getattr(scale, name)[:old])
+    scale.n_features_in_ = lr.n_features_in_ = old
+    lr.coef_ = lr.coef_[:, :old]
+    meta = {k: v for k, v in fitted.meta.items() if k != "feature_set"}
+    save_model(dataclasses.replace(fitted, meta=meta, page_type=kind), path)
+
+
+def test_a_personal_model_of_the_previous_version_is_rebuilt_from_the_labels(tmp_path, example_page, snapshot):
+    """An upgrade: the personal model on disk was made before the page-type signals (the model
+    store refuses it) from five "keep this" corrections of a "You might also like" list on five
+    other sites. The new host rebuilds it from the stored labels in the background, answering
+    meanwhile (the shipped model judges, and the ping's status says it is rebuilding), then
+    says it is rebuilt, and the next page (of a site without corrections, so no rule applies)
+    is judged by the rebuilt personal model: the list the corrections kept is kept. No label
+    is dropped."""
+    from pagesieve.classify.model_store import compiled_path, load_model
+    from pagesieve.corrections.personal import train_personal
+    from pagesieve.corrections.rules import make_label
+    from pagesieve.corrections.store import LabelStore
+    from pagesieve.errors import ModelError
+    from pagesieve.extract import judge_page
+
+    labels_path, personal = tmp_path / "labels.sqlite3", tmp_path / "personal-model.skops"
+    with LabelStore(labels_path) as store:
+        for n in range(5):
+            page = parse_html(example_page.read_bytes(), url=f"https://site{n}.example/posts/bread/")
+            analysis, keep = judge_page(page)
+            block = next(b.index for b in analysis.blocks if b.element.tag == "section" and "You might also like" in "".join(b.element.itertext()))
+            assert not keep[block]
+            store.add(make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, 1, keep=keep))
+        x, y = store.training_rows()
+        before = [(lab.id, lab.site, lab.label, lab.features.shape) for lab in store.labels()]
+    train_personal(x, y, personal)
+    _aged_personal_model(personal)
+    with pytest.raises(ModelError, match="page signals"):
+        load_model(compiled_path(personal))  # what the host used to do: refuse it, silently serve the shipped model
+
+    related = [_node_of(snapshot, "li", text) for text in ("Rye at altitude", "Keeping a starter alive", "Which Dutch oven?")]
+    host = HostProcess(tmp_path)
+    try:
+        first = host.request({"v": 1, "id": 1, "type": "ping"})
+        assert first.get("personal", {}).get("state") == "rebuilding" and first["personal"]["corrections"] == 5, first
+        assert "rebuilt" in first["personal"]["message"]
+        meanwhile = host.request({"v": 1, "id": 2, "type": "clean", "mode": "hide", "snapshot": snapshot})
+        assert meanwhile["ok"] and meanwhile["model"] != "personal" and not set(related) & set(meanwhile["content"])
+        deadline, status = time.monotonic() + 180, first["personal"]
+        while status["state"] == "rebuilding" and time.monotonic() < deadline:
+            time.sleep(0.5)
+            status = host.request({"v": 1, "id": 3, "type": "ping"})["personal"]
+        assert status["state"] == "rebuilt" and "rebuilt for this version" in status["message"], status
+        after = host.request({"v": 1, "id": 4, "type": "clean", "mode": "hide", "snapshot": snapshot})
+        assert after["ok"] and after["model"] == "personal" and after["corrections"] == 0
+        assert set(related) <= set(after["content"]), "the rebuilt personal model keeps what the corrections kept"
+        assert host.close() == 0
+    finally:
+        if host.proc.poll() is None:
+            host.proc.kill()
+            host.proc.wait(30)
+    from pagesieve.classify.model_store import FEATURE_SET_VERSION
+
+    assert load_model(compiled_path(personal)).meta["feature_set"] == FEATURE_SET_VERSION
+    with LabelStore(labels_path) as store:
+        assert [(lab.id, lab.site, lab.label, lab.features.shape) for lab in store.labels()] == before
+    log = host.log.read_text(encoding="utf-8")
+    assert "refused" in log and "rebuilt from the labels" in log
 
 
 def test_a_snapshot_streamed_in_parts(host, snapshot):

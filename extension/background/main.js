@@ -41,9 +41,10 @@ async function forward(sender, name, fields) {
 const channels = createChannels();
 channels.define("host", (message, sender) => forward(sender, message.request, message.fields || {}));
 
-// The popup's status line: the host's version, or why it cannot be reached.
+// The popup's status line: the host's version and what it says of the personal model (its
+// rebuild after an upgrade, docs/protocol.md "ping"), or why it cannot be reached.
 channels.define("status", () => host.request("ping", {}).then(
-  (reply) => ({ ok: true, version: reply.version }),
+  (reply) => ({ ok: true, version: reply.version, personal: reply.personal || null }),
   (error) => ({ ...failed(error), hostMissing: platform.hostMissing(error.message) || platform.hostMissing(host.lastError()) }),
 ));
 

@@ -3,6 +3,8 @@ const api = globalThis.pagesieve.platform.api;
 const $ = (id) => document.getElementById(id);
 
 const INSTALL_COMMAND = "pagesieve install-host";
+// States of the personal model the popup tells the user about (docs/protocol.md, "ping").
+const NOTEWORTHY = ["rebuilding", "rebuilt", "failed", "outdated"];
 
 // What needs the host, and the command that installs it (the background's answer names it).
 function showInstall(answer) {
@@ -118,6 +120,8 @@ async function init() {
   if (!status || !status.ok) {
     $("status").textContent = (status && status.error) || "the host does not answer";
     if (status && status.hostMissing) showInstall(status);
+  } else if (status.personal && NOTEWORTHY.includes(status.personal.state)) {
+    $("status").textContent = status.personal.message;  // the personal model's rebuild after an upgrade
   }
 }
 init();

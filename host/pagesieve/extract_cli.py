@@ -1,4 +1,4 @@
-"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json] [--site-templates] [--explain [--json]]``."""
+"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json] [--site-templates] [--explain [--json | --format json]]``."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--explain", action="store_true",
         help="instead of the article, print what was removed from it and why: block, text start, stage, rule, evidence",
     )
-    parser.add_argument("--json", action="store_true", help="with --explain: the removal log as JSON")
+    parser.add_argument("--json", action="store_true", help="with --explain: the removal log as JSON (as --format json)")
 
 
 def read_source(path: str) -> bytes:
@@ -76,6 +76,8 @@ def main(args: argparse.Namespace) -> int:
 
     if args.json and not args.explain:
         raise UsageError("--json goes with --explain (for the article as JSON: --format json)")
+    if args.explain and args.format in ("html", "markdown"):
+        raise UsageError(f"--explain prints the removal log as a table or as JSON (--format json); not as {args.format}")
     model = load_model(args.model) if args.model else None
     source = read_source(args.path)
     templates = None
@@ -105,7 +107,7 @@ def main(args: argparse.Namespace) -> int:
 
 def explain(source: bytes, args: argparse.Namespace, model, templates) -> int:
     """Print the removal log of one page (:func:`pagesieve.explain.removal_log`): a table, or
-    with ``--json`` ``{"url", "title", "removed": [entries]}``."""
+    with ``--json`` or ``--format json`` ``{"url", "title", "removed": [entries]}``."""
     from pagesieve.explain import log_lines, removal_log
     from pagesieve.extract import judge_page, render_article
     from pagesieve.page.html import parse_html
@@ -114,7 +116,7 @@ def explain(source: bytes, args: argparse.Namespace, model, templates) -> int:
     analysis, keep = judge_page(page, model=model, templates=templates, title_only=False, explain=True)
     article = render_article(analysis, keep)
     entries = removal_log(analysis, keep)
-    if args.json:
+    if args.json or args.format == "json":
         print(json.dumps({"url": args.url, "title": article.metadata.title, "removed": entries}, ensure_ascii=False, indent=2))
     else:
         print("\n".join(log_lines(entries)))

@@ -57,6 +57,15 @@ test("no host registered: the answer says so and names the command that installs
   });
 });
 
+test("the popup's status: the host's version and its personal model's rebuild", async () => {
+  const status = browser.api.send({ type: "pagesieve.status" }, { url: "chrome-extension://pagesieve-test/pages/popup.html" });
+  await settle();
+  assert.equal(natives.at(-1).sent.at(-1).type, "ping");
+  const personal = { state: "rebuilding", message: "Your personal model was made for an older pagesieve; it is being rebuilt.", corrections: 3 };
+  answer({ type: "pong", version: "0.1.0", protocol: 1, personal });
+  assert.deepEqual(await status, { ok: true, version: "0.1.0", personal });
+});
+
 test("a streamed snapshot: its parts go on at once, the request names the stream", async () => {
   const client = fakePort();
   client.name = "pagesieve.stream";

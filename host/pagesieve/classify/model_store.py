@@ -57,6 +57,13 @@ FEATURE_SETS = tuple(
 features (box-aware), the card columns and the page-type probabilities, in that order (the SVM
 reads the first-pass features only; the context stage reads them all)."""
 
+FEATURE_SET_VERSION = hashlib.sha256(json.dumps([FEATURE_SETS[-1], PAGE_SIGNALS]).encode("utf-8")).hexdigest()[:12]
+"""The version of the features this code makes: the first 12 hex digits of the SHA-256 of the
+names of every model column (:data:`FEATURE_SETS`, the widest) and of the page signals
+(:data:`~pagesieve.blocks.signals.PAGE_SIGNALS`), so that any column added, removed or renamed
+changes it. A personal model is stamped with it (``meta["feature_set"]``,
+:mod:`pagesieve.corrections.personal`) and rebuilt from the user's labels when it differs."""
+
 _TRUSTED_PREFIXES = ("sklearn.", "numpy.", "scipy.", "builtins.")
 
 
@@ -407,6 +414,19 @@ def _read_compiled(path: Path, source_sha256: str | None) -> BlockClassifier | N
         svm=svm, meta=meta, threshold=float(arrays["threshold"]), context=forest,
         context_threshold=float(arrays["context_threshold"]), page_type=page_type, type_thresholds=type_thresholds,
     )
+
+
+def stored_feature_set(path: Path) -> str | None:
+    """The feature-set version stamped in the compiled model ``path`` (its ``meta["feature_set"]``,
+    :data:`FEATURE_SET_VERSION` when it was written), read without checking the model's features;
+    ``None`` when the model has no stamp (written before stamps were kept) or cannot be read."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta_json"]))
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
+    stamp = meta.get("feature_set") if isinstance(meta, dict) else None
+    return stamp if isinstance(stamp, str) else None
 
 
 def load_model(path: Path | str | None = None) -> BlockClassifier:

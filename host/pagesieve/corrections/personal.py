@@ -16,6 +16,16 @@ model is never written. ``pagesieve reset --personal`` deletes the personal file
 
 Retraining runs in its own process (``pagesieve labels retrain``), started by the host when
 labels change (:class:`Retrainer`), so the host keeps answering while it trains.
+
+**Upgrades.** The personal model is stamped with the version of the features it reads
+(``meta["feature_set"]``: :data:`~pagesieve.classify.model_store.FEATURE_SET_VERSION`). A model of
+another version (or none: written before stamps were kept), which the model store may refuse
+when the features changed, is **rebuilt from the stored labels** in the background (the labels
+are the truth, the model is derived from them; they are only read): :class:`PersonalModel`
+reports it as :attr:`~PersonalModel.outdated`, the host starts the rebuild at once, and
+:func:`personal_status` tells the user while it runs and when it is done. Meanwhile an outdated
+model that still loads serves; one that is refused does not (the shipped model serves, and the
+corrections apply as rules).
 """
 
 from __future__ import annotations
@@ -72,7 +82,8 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
         base: the shipped model archive (default :data:`pagesieve.classify.model_store.SHIPPED_MODEL`).
 
     Returns:
-        facts for the user: rows, support vectors kept, seconds.
+        facts for the user: rows, support vectors kept, seconds. The model's ``meta`` holds them
+        (``"personal"``) and the feature-set stamp (``"feature_set"``, see the module docstring).
 
     Raises:
         ModelError: the shipped model cannot be read, or there are no labels.
@@ -80,7 +91,7 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
     from sklearn.pipeline import Pipeline
     from sklearn.svm import SVC
 
-    from pagesieve.classify.model_store import SHIPPED_MODEL, FittedModel, load_fitted, save_model
+    from pagesieve.classify.model_store import FEATURE_SET_VERSION, SHIPPED_MODEL, FittedModel, load_fitted, save_model
 
     if len(x) == 0:
         raise ModelError("there are no personal labels to train on (correct a page first)")
@@ -101,7 +112,8 @@ def train_personal(x: np.ndarray, y: np.ndarray, out: Path | None = None, *, wei
              "support_vectors": int(len(refit.support_)), "weight": float(weight), "seconds": round(seconds, 2),
              "trained": time.time()}
     # the refitted SVM keeps its own support vectors: the shipped model's reduced set is not its
-    meta = {**{k: v for k, v in shipped.meta.items() if k != "svm_reduced"}, "personal": facts}
+    meta = {**{k: v for k, v in shipped.meta.items() if k != "svm_reduced"}, "personal": facts,
+            "feature_set": FEATURE_SET_VERSION}
     save_model(FittedModel(estimator, meta, shipped.threshold, shipped.context, shipped.context_threshold, shipped.page_type,
                            type_thresholds=shipped.type_thresholds),
                Path(out) if out is not None else personal_model_path())
@@ -128,31 +140,46 @@ class PersonalModel:
 
     Args:
         path: the archive (default :func:`personal_model_path`).
+
+    Attributes:
+        outdated: why the model on disk must be rebuilt from the labels (it was made for another
+            feature set, or it is refused), or ``None`` (current, or no model). Set by :meth:`get`.
+        stamp: ``(mtime_ns, size, inode)`` of the compiled file last read, ``None`` when absent.
     """
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else personal_model_path()
-        self._stamp: tuple | None = None
+        self.stamp: tuple | None = None
+        self.outdated: str | None = None
         self._model = None
 
     def get(self):
         """The current :class:`~pagesieve.classify.classifier.BlockClassifier`, or ``None`` when there is
-        no personal model (or it cannot be read: then the shipped model serves)."""
-        from pagesieve.classify.model_store import compiled_path, load_model
+        no personal model or it is refused (then the shipped model serves). A model stamped with
+        another feature-set version than this code's still serves when it loads; either way
+        :attr:`outdated` says why it is to be rebuilt, and the refusal is logged."""
+        from pagesieve.classify.model_store import FEATURE_SET_VERSION, compiled_path, load_model, stored_feature_set
 
         twin = compiled_path(self.path)
         try:
             st = twin.stat()
             stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
         except FileNotFoundError:
-            self._stamp, self._model = None, None
+            self.stamp, self._model, self.outdated = None, None, None
             return None
-        if stamp != self._stamp:
+        if stamp != self.stamp:
+            self.stamp = stamp
+            version = stored_feature_set(twin)
             try:
                 self._model = load_model(twin)
-            except ModelError:
+            except ModelError as exc:
                 self._model = None
-            self._stamp = stamp
+                self.outdated = f"refused: {exc}"
+            else:
+                self.outdated = None if version == FEATURE_SET_VERSION else (
+                    f"made for feature set {version or '(unversioned)'}, this version reads {FEATURE_SET_VERSION}")
+            if self.outdated:
+                log.warning("personal model %s %s", twin, self.outdated)
         return self._model
 
 
@@ -162,6 +189,10 @@ class Retrainer:
 
     Args:
         labels_path: the label store the child reads. model_path: where it writes.
+
+    Attributes:
+        rebuild: the rebuild of an outdated model (:meth:`request` with ``rebuild``): ``None``
+            (none asked), ``"waiting"``, ``"running"``, ``"done"`` or ``"failed"``.
     """
 
     def __init__(self, labels_path: Path | None = None, model_path: Path | None = None) -> None:
@@ -171,10 +202,15 @@ class Retrainer:
         self.dirty = False
         self.runs = 0
         self.last_returncode: int | None = None
+        self.rebuild: str | None = None
+        self._rebuild_pid: int | None = None
 
-    def request(self) -> None:
-        """Labels changed: train now, or after the run in progress."""
+    def request(self, *, rebuild: bool = False) -> None:
+        """Labels changed (or, with ``rebuild``, the model on disk is outdated): train now, or
+        after the run in progress."""
         self.dirty = True
+        if rebuild:
+            self.rebuild = "waiting"
         self.poll()
 
     def poll(self) -> None:
@@ -182,6 +218,10 @@ class Retrainer:
         if self.process is not None and self.process.poll() is not None:
             self.last_returncode = self.process.returncode
             log.info("personal model: retraining ended with exit status %d", self.last_returncode)
+            if self.process.pid == self._rebuild_pid:
+                self.rebuild = "done" if self.last_returncode == 0 else "failed"
+                log.info("personal model: rebuilt from the labels" if self.rebuild == "done"
+                         else "personal model: the rebuild failed; the shipped model serves and the corrections apply as rules")
             self.process = None
         if self.process is None and self.dirty:
             self.dirty = False
@@ -193,6 +233,8 @@ class Retrainer:
             self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                             stderr=subprocess.DEVNULL, start_new_session=True)
             self.runs += 1
+            if self.rebuild == "waiting":
+                self.rebuild, self._rebuild_pid = "running", self.process.pid
             log.info("personal model: retraining in process %d", self.process.pid)
 
     def wait(self, timeout: float | None = None) -> None:
@@ -200,3 +242,36 @@ class Retrainer:
         if self.process is not None:
             self.process.wait(timeout)
             self.poll()
+
+
+def personal_status(model: PersonalModel, retrainer: Retrainer, corrections: int | None) -> dict:
+    """What the host says of the personal model (the ``pong`` reply's ``personal``, the popup's
+    status line): ``{"state", "message", "corrections"}``.
+
+    ``state`` is ``"rebuilding"`` (an outdated model is being rebuilt from the labels),
+    ``"rebuilt"`` (this host rebuilt it; it serves), ``"failed"`` (the rebuild failed: the host's
+    log says why), ``"training"`` (retraining after a correction; the previous model serves),
+    ``"ready"`` (a current model serves), ``"outdated"`` (not rebuilt yet) or ``"none"``.
+    ``message`` is the sentence for the user (``None`` for ``"none"``); ``corrections`` the active
+    labels (``None`` when the label store could not be read). Call after ``model.get()`` and
+    ``retrainer.poll()``.
+    """
+    yours = "your corrections" if corrections is None else f"your {corrections} correction{'' if corrections == 1 else 's'}"
+    current = model.stamp is not None and model.outdated is None
+    if retrainer.rebuild in ("waiting", "running"):
+        state, message = "rebuilding", (f"Your personal model was made for an older pagesieve; it is being rebuilt from {yours}. "
+                                        "Until it is ready your corrections apply as rules.")
+    elif retrainer.rebuild == "failed":
+        state, message = "failed", (f"Your personal model could not be rebuilt (the host's log says why); {yours} "
+                                    "apply as rules.")
+    elif retrainer.rebuild == "done" and current:
+        state, message = "rebuilt", f"Your personal model was rebuilt for this version from {yours} and is in use."
+    elif retrainer.process is not None:
+        state, message = "training", f"Your personal model is being retrained with {yours}."
+    elif current:
+        state, message = "ready", f"Your personal model, from {yours}, is in use."
+    elif model.outdated:
+        state, message = "outdated", f"Your personal model was made for an older pagesieve and is not used; {yours} apply as rules."
+    else:
+        state, message = "none", None
+    return {"state": state, "message": message, "corrections": corrections}

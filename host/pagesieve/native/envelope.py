@@ -16,6 +16,10 @@ from typing import Any
 PROTOCOL_VERSION = 1
 """The ``v`` of the envelope this host speaks."""
 
+MAX_ID_CHARS = 200
+"""Longest string ``id`` accepted: every chunk of a chunked reply repeats the id, so a longer one
+could not fit the browser's 1 MiB limit (the extension's ids are short counters)."""
+
 MESSAGE_TYPES = ("ping", "learn", "clean", "history", "sites", "forget", "save", "library", "label", "labels", "part", "explain")
 """Request types."""
 
@@ -93,6 +97,8 @@ def parse_request(body: bytes) -> dict:
     request_id = message.get("id")
     if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
         raise ProtocolError(ErrorCode.BAD_ENVELOPE, "\"id\" must be a string or an integer")
+    if isinstance(request_id, str) and len(request_id) > MAX_ID_CHARS:
+        raise ProtocolError(ErrorCode.BAD_ENVELOPE, f"\"id\" must be at most {MAX_ID_CHARS} characters")
     kind = message.get("type")
     if not isinstance(kind, str):
         raise ProtocolError(ErrorCode.BAD_ENVELOPE, "\"type\" must be a string", request_id)

@@ -3,8 +3,9 @@
 Run by the browser through the launcher that ``install_host.py`` writes (``python -m
 pagesieve.native``). stdout carries only frames; logs go to ``platformdirs.user_log_dir
 ("pagesieve")/host.log`` (rotated at 1 MB, 3 files kept). The loop ends when the browser closes
-the port (end of stdin) or the stream breaks inside a frame; every other problem is an error
-reply and the host goes on serving.
+the port (end of stdin), when the stream breaks inside a frame, or when the browser goes while
+an answer is being written (its end of stdout closed: the reason is logged, no traceback, exit
+status 0); every other problem is an error reply and the host goes on serving.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import logging
 import logging.handlers
+import os
 import sys
 from pathlib import Path
 from typing import BinaryIO
@@ -38,9 +40,25 @@ def setup_logging(folder: Path | None = None) -> Path:
     return path
 
 
+def _detach(stream: BinaryIO) -> None:
+    """Point the file descriptor of ``stream`` at the null device, so that what is left in its
+    buffer is dropped at exit instead of raising ``BrokenPipeError`` again (the Python
+    documentation's advice for SIGPIPE, ``signal`` module, "Note on SIGPIPE"). Streams without a
+    descriptor (tests) are left as they are."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
 def serve(host: Host, stdin: BinaryIO, stdout: BinaryIO) -> int:
-    """Answer frames until the input ends; returns the exit status (0 at a clean end, 1 when
-    the stream broke inside a frame)."""
+    """Answer frames until the input ends; returns the exit status (0 at a clean end and when
+    the browser went while an answer was written, 1 when the stream broke inside a frame)."""
     while True:
         try:
             frame = read_frame(stdin)
@@ -58,8 +76,14 @@ def serve(host: Host, stdin: BinaryIO, stdout: BinaryIO) -> int:
             reply = host.handle(frame.body)
             if reply is None:  # a part taken without acknowledgement
                 continue
-        for part in chunk_reply(encode(reply), {"v": reply["v"], "id": reply["id"]}):
-            write_frame(stdout, part)
+        try:
+            for part in chunk_reply(encode(reply), {"v": reply["v"], "id": reply["id"]}):
+                write_frame(stdout, part)
+        except OSError as exc:  # BrokenPipeError: the browser closed its end (it exited, or the port)
+            log.info("the browser went while the answer to request %r was written (%s); stopping",
+                     reply.get("id"), exc.strerror or exc)
+            _detach(stdout)
+            return 0
         host.release()  # the request's objects are freed now, not before the reply
 
 
@@ -76,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_dir)
     log.info("host started (origin %s)", " ".join(args.origin) or "-")
     host = Host(store_path=args.store, library_dir=args.library_dir, labels_path=args.labels)
+    try:
+        host.personal_model()  # an outdated personal model starts rebuilding now, while the host serves
+    except Exception:  # noqa: BLE001 - the host serves without it; the next page tries again
+        log.exception("personal model: cannot be checked at start")
     try:
         return serve(host, sys.stdin.buffer, sys.stdout.buffer)
     finally:

@@ -10,7 +10,11 @@ browser looks for it (Chrome's and Firefox's native-messaging documentation):
   ``HKEY_CURRENT_USER\\Software\\<browser>\\NativeMessagingHosts\\org.pagesieve.host`` points to it.
 
 The manifest's ``path`` is a launcher script that runs ``python -m pagesieve.native`` with the
-interpreter the installer ran under (so the host finds the same installed package). Chromium
+interpreter the installer ran under (so the host finds the same installed package). When that
+interpreter does not import this pagesieve by itself (a clone used through ``PYTHONPATH``, never
+installed), the launcher puts the package's folder on ``PYTHONPATH`` first
+(:func:`package_path`), so the browser, which knows nothing of the user's ``PYTHONPATH``, starts
+the same code; the installer says so. Chromium
 browsers admit the extension by its ID (:data:`EXTENSION_ID`, fixed by the public key in the
 extension manifest's ``key``), Firefox by :data:`GECKO_ID`. Running it again rewrites the same
 files (idempotent); ``--uninstall`` removes them.
@@ -26,6 +30,8 @@ import base64
 import hashlib
 import json
 import os
+import shlex
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,11 +171,36 @@ def installed(browser: Browser, home: Path, platform: str = sys.platform) -> boo
     return (home / (browser.macos if platform == "darwin" else browser.linux)).is_dir()
 
 
-def launcher_text(python: str, platform: str = sys.platform) -> str:
-    """The launcher script: runs the host with ``python``, passing the browser's arguments."""
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+"""The folder of the ``pagesieve`` package that runs this code."""
+
+
+def package_path(python: str, package_dir: Path = PACKAGE_DIR) -> str | None:
+    """The folder the launcher must put on ``PYTHONPATH`` for ``python`` to import the pagesieve
+    at ``package_dir`` (its parent), or ``None`` when ``python`` imports that package by itself
+    (installed: pip, pipx, an editable install). Asked of ``python`` in a child process without
+    ``PYTHONPATH``, from the root folder (as a browser starts the host); a child that cannot run
+    or imports another pagesieve (another clone's, an older install's) counts as not installed."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    probe = "import os, pagesieve; print(os.path.dirname(os.path.realpath(pagesieve.__file__)))"
+    try:
+        out = subprocess.run([python, "-c", probe], capture_output=True, text=True, env=env,
+                             cwd=os.path.abspath(os.sep), timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return str(package_dir.parent)
+    if out.returncode == 0 and out.stdout.strip() and Path(out.stdout.strip()) == package_dir.resolve():
+        return None
+    return str(package_dir.parent)
+
+
+def launcher_text(python: str, platform: str = sys.platform, pythonpath: str | None = None) -> str:
+    """The launcher script: runs the host with ``python``, passing the browser's arguments; with
+    ``pythonpath`` (:func:`package_path`), that folder goes first on ``PYTHONPATH``."""
     if platform.startswith("win"):
-        return f'@echo off\r\n"{python}" -m pagesieve.native %*\r\n'
-    return f'#!/bin/sh\n# written by pagesieve install-host\nexec "{python}" -m pagesieve.native "$@"\n'
+        path = f'set "PYTHONPATH={pythonpath};%PYTHONPATH%"\r\n' if pythonpath else ""
+        return f'@echo off\r\n{path}"{python}" -m pagesieve.native %*\r\n'
+    path = f'PYTHONPATH={shlex.quote(pythonpath)}"${{PYTHONPATH:+:$PYTHONPATH}}"\nexport PYTHONPATH\n' if pythonpath else ""
+    return f'#!/bin/sh\n# written by pagesieve install-host\n{path}exec "{python}" -m pagesieve.native "$@"\n'
 
 
 def _write(path: Path, text: str, mode: int | None, log: list[str]) -> None:
@@ -205,7 +236,9 @@ def install(
             browsers' default folders.
         home: the home folder (default: the user's). launcher_dir: where the launcher goes
             (default: ``platformdirs.user_data_dir("pagesieve")/host``). python: the interpreter
-            the launcher runs (default: this one, so the host is the installation that ran this).
+            the launcher runs (default: this one, so the host is the installation that ran this;
+            when it does not import this pagesieve by itself, the launcher puts this package's
+            folder on ``PYTHONPATH``: :func:`package_path`, and a line says so).
 
     Raises:
         ValueError: an unknown browser name.
@@ -264,7 +297,11 @@ def install(
             launcher.unlink()
             log.append(f"removed {launcher}")
     elif wrote_any:
-        _write(launcher, launcher_text(python, platform), 0o755, log)
+        pythonpath = package_path(python)
+        if pythonpath is not None:
+            log.append(f"pagesieve is not installed for {python}: the launcher puts {pythonpath} on PYTHONPATH, so the "
+                       "host runs this copy (run this again if you move it, or install it: python3 -m pip install -e .)")
+        _write(launcher, launcher_text(python, platform, pythonpath), 0o755, log)
     if not targets:
         log.append("no browser found that can start the host; name one with --browser")
     return log

@@ -39,6 +39,7 @@ class Session:
         self._model = None
         self.personal = PersonalModel()
         self.retrainer = Retrainer(labels_path, None)
+        self._rebuild_asked = False  # an outdated personal model is rebuilt once per host process
         self.streams: dict[str, tuple] = {}  # stream -> (SnapshotStream, parts so far, last fed)
         self.library_dir = library_dir  # the article library folder (None: the user's default)
         self.windows: list = []  # library window processes started (reaped when they end)
@@ -103,14 +104,37 @@ class Session:
         from pagesieve.classify.model_store import load_model, model_for
 
         if self._model_path is None and page is not None:
-            self.retrainer.poll()
-            personal = self.personal.get()
+            personal = self.personal_model()
             if personal is not None:
                 return personal
             return or_protocol_error(ErrorCode.MODEL, model_for, page)
         if self._model is None:
             self._model = or_protocol_error(ErrorCode.MODEL, load_model, self._model_path)
         return self._model
+
+    def personal_model(self):
+        """The personal model, or ``None`` (:meth:`~pagesieve.corrections.personal.PersonalModel.get`),
+        after reaping a finished retraining. A model of another feature set (or one refused) is
+        rebuilt from the labels in the background, once per host process: the host calls this
+        when it starts, so the rebuild runs while it answers."""
+        self.retrainer.poll()
+        model = self.personal.get()
+        if self.personal.outdated and not self._rebuild_asked:
+            self._rebuild_asked = True
+            self.retrainer.request(rebuild=True)
+        return model
+
+    def personal_status(self) -> dict:
+        """What the ``pong`` reply says of the personal model
+        (:func:`~pagesieve.corrections.personal.personal_status`)."""
+        from pagesieve.corrections.personal import personal_status
+
+        self.personal_model()
+        try:
+            corrections = self.label_store().count() if self.personal.stamp is not None or self.retrainer.rebuild else None
+        except ProtocolError:
+            corrections = None
+        return personal_status(self.personal, self.retrainer, corrections)
 
     def page(self, message: dict):
         """The page of ``message["snapshot"]``; with ``message["stream"]``, the snapshot's

@@ -8,5 +8,7 @@ from pagesieve.native.session import Session
 
 
 def handle(session: Session, message: dict) -> dict:
-    """``ping`` -> ``{"type": "pong", "version", "protocol"}``."""
-    return {"type": "pong", "version": __version__, "protocol": PROTOCOL_VERSION}
+    """``ping`` -> ``{"type": "pong", "version", "protocol", "personal": {"state", "message",
+    "corrections"}}``: ``personal`` is the state of the user's personal model
+    (:func:`pagesieve.corrections.personal.personal_status`; the popup shows its ``message``)."""
+    return {"type": "pong", "version": __version__, "protocol": PROTOCOL_VERSION, "personal": session.personal_status()}
