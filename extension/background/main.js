@@ -2,13 +2,15 @@
 // messages. An ES module: Chromium runs it as the service worker, Firefox as the event page's
 // script (manifest "background", "type": "module"; tools/build_extension.py gives each browser
 // its key). Files: port.js (the native port), requests.js (the host requests a script may
-// send), menus.js (context menu, shortcuts), reader-pages.js (the reader without the host).
+// send), menus.js (context menu, shortcuts), reader-pages.js (the reader without the host),
+// toolbar.js (the button's icon and badge: each tab's state).
 import "../platform.js";
 import "../channels.js";
 import { HOST, createHostPort } from "./port.js";
 import { prepare } from "./requests.js";
 import { setUpMenus } from "./menus.js";
 import { setUpReaderPages } from "./reader-pages.js";
+import { setUpToolbar } from "./toolbar.js";
 
 const { platform, createChannels } = globalThis.pagesieve;
 const api = platform.api;
@@ -102,6 +104,7 @@ api.runtime.onConnect.addListener((client) => {
 });
 
 // the browser tests click the menu and press the shortcuts through these
-const { onMenuClick, onCommand } = setUpMenus(api);
+const toolbar = setUpToolbar(api, channels);
+const { onMenuClick, onCommand } = setUpMenus(api, toolbar.flash);
 globalThis.pagesieveMenuClick = onMenuClick;
 globalThis.pagesieveCommand = onCommand;
