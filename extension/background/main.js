@@ -43,11 +43,28 @@ async function forward(sender, name, fields) {
 const channels = createChannels();
 channels.define("host", (message, sender) => forward(sender, message.request, message.fields || {}));
 
-// The popup's status line: the host's version, or why it cannot be reached.
-channels.define("status", () => host.request("ping", {}).then(
-  (reply) => ({ ok: true, version: reply.version }),
-  (error) => ({ ...failed(error), hostMissing: platform.hostMissing(error.message) || platform.hostMissing(host.lastError()) }),
-));
+// The popup's host and site lines: {ok: true, version} (ping), and with {url} of a web page
+// what the host holds of its site: {site, pages} (history: the pages its template learned from)
+// and {corrections} (labels: the user's active corrections there); or why the host cannot be
+// reached ({ok: false, error, hostMissing, install}).
+channels.define("status", async (message) => {
+  let pong;
+  try {
+    pong = await host.request("ping", {});
+  } catch (error) {
+    return { ...failed(error), hostMissing: platform.hostMissing(error.message) || platform.hostMissing(host.lastError()) };
+  }
+  const status = { ok: true, version: pong.version };
+  if (typeof message.url !== "string" || !/^https?:/.test(message.url)) return status;
+  try {
+    const history = await host.request("history", { url: message.url });
+    if (!history.ok || !history.site) return status;
+    const labels = await host.request("labels", { site: history.site });
+    return { ...status, site: history.site, pages: history.pages, corrections: labels.ok ? labels.sites[history.site] || 0 : undefined };
+  } catch (error) {
+    return status;  // the host answered the ping: what it holds of the site is left out
+  }
+});
 
 // The popup's "Open library": a window of its own, started by the host.
 channels.define("library", async () => {
