@@ -67,7 +67,7 @@ async function renderLearned() {
     showRows($("learnedBox"), $("hostStatus"), false);
     return;
   }
-  $("hostStatus").textContent = reply.sites.length ? "" : "Nothing learned yet: sites are learned as you read them.";
+  $("hostStatus").textContent = reply.sites.length ? "" : "Nothing learned yet.";
   showRows($("learnedBox"), $("hostStatus"), reply.sites.length > 0);
   for (const s of reply.sites) {
     const tr = document.createElement("tr");
