@@ -219,7 +219,7 @@ def test_badge_icon_screenshots_and_accessibility_in_firefox(server, serve_page,
     states = {}
     for s in light["toolbar"]:
         states[s["step"]] = s
-    print("\n" + "\n".join(f"toolbar {s['step']}: icon {s['icon']}, badge {s['badgeText']!r}, tooltip {s['tooltip']!r}" for s in states.values()))
+    print("\n" + "\n".join(f"firefox toolbar {s['step']}: icon {s['icon']}, badge {s['badgeText']!r}, tooltip {s['tooltip']!r}" for s in states.values()))
     results = {f"{name} ({scheme})": runs[scheme]["axe"][name] for name in ("reader", "popup", "options") for scheme in ("light", "dark")}
     print(report("firefox", results))
     (artifacts / "axe-firefox.json").write_text(json.dumps(results, indent=1))

@@ -6,7 +6,6 @@ reader view, light and dark: no serious or critical violation."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,11 @@ from .accessibility import RUN_AXE_JS, axe_source, pinned_version, report, serio
 from .conftest import CHROMIUM, run_in_own_thread
 
 TAB_OF = "async (url) => (await chrome.tabs.query({})).find((t) => t.url === url).id"
+
+
+def looks(shown: dict, icon: str, badge: str) -> bool:
+    """The button shows this icon and badge (the browser's own badge text)."""
+    return shown["icon"] == icon and shown["badgeText"] == badge
 
 
 def test_badge_icon_screenshots_and_accessibility_in_chromium(server, tmp_path, artifacts):
@@ -60,10 +64,10 @@ def test_badge_icon_screenshots_and_accessibility_in_chromium(server, tmp_path, 
             toolbar("loaded")
             hidden = command("toggle-hide")  # Alt+Shift+H
             assert hidden["ok"] and hidden["hidden"] > 0, hidden
-            until(lambda: toolbar("hide")["badgeText"] == str(hidden["hidden"]), "the badge to count the hidden parts")
+            until(lambda: looks(toolbar("hide"), "hide", str(hidden["hidden"])), "the badge to count the hidden parts")
             reader = command("toggle-reader")  # Alt+Shift+R
             assert reader["ok"] and reader["mode"] == "reader", reader
-            until(lambda: toolbar("reader")["icon"] == "reader", "the reader's icon")
+            until(lambda: looks(toolbar("reader"), "reader", ""), "the reader's icon")
             # the reader view, light and dark: axe on its overlay (a shadow root over the page)
             page.evaluate(axe)
             for scheme in ("light", "dark"):
@@ -71,7 +75,7 @@ def test_badge_icon_screenshots_and_accessibility_in_chromium(server, tmp_path, 
                 axe_results[f"reader ({scheme})"] = page.evaluate(RUN_AXE_JS, "pagesieve-reader")
             page.emulate_media(color_scheme="light")
             page.keyboard.press("Escape")  # closes the reader view: the page is off
-            until(lambda: toolbar("off")["icon"] == "off", "the off icon after Esc")
+            until(lambda: looks(toolbar("off"), "off", ""), "the off icon after Esc")
             # the popup, from the keyboard alone: it acts on the active tab of its window, so the
             # page is made active and the popup (a tab here) reloaded
             popup = context.new_page()
@@ -84,7 +88,7 @@ def test_badge_icon_screenshots_and_accessibility_in_chromium(server, tmp_path, 
             popup.keyboard.press("ArrowRight")  # the next mode of the group: Hide noise
             popup.wait_for_selector("#showHidden:not([disabled])", timeout=20000)
             count = context.pagesieve_send(page, {"type": "pagesieve.state"})["hidden"]
-            until(lambda: toolbar("hide (popup)")["badgeText"] == str(count), "the badge after the popup's Hide noise")
+            until(lambda: looks(toolbar("hide (popup)"), "hide", str(count)), "the badge after the popup's Hide noise")
             assert popup.is_checked("#hide") and popup.inner_text("#status").startswith(f"{count} parts hidden")
             facts = popup.inner_text("#site")
             assert "Site template of 127.0.0.1: learned from 1 page." == facts, facts
@@ -101,7 +105,7 @@ def test_badge_icon_screenshots_and_accessibility_in_chromium(server, tmp_path, 
             popup.emulate_media(color_scheme="light")
             popup.focus("#hide")
             popup.keyboard.press("ArrowLeft")  # back to Off
-            until(lambda: toolbar("off (popup)")["badgeText"] == "", "the badge to clear on Off")
+            until(lambda: looks(toolbar("off (popup)"), "off", ""), "the badge to clear on Off")
             assert context.pagesieve_send(page, {"type": "pagesieve.state"})["mode"] == "off"
             options.reload()
             options.wait_for_selector("#learned tbody tr", timeout=20000)
@@ -113,10 +117,10 @@ def test_badge_icon_screenshots_and_accessibility_in_chromium(server, tmp_path, 
                 axe_results[f"options ({scheme})"] = options.evaluate(RUN_AXE_JS)
 
     run_in_own_thread(drive)
-    print("\n" + "\n".join(f"toolbar {s['step']}: icon {s['icon']}, badge {s['badgeText']!r}, tooltip {s['tooltip']!r}" for s in states))
+    steps = {s["step"]: s for s in states}  # the last look of each step
+    print("\n" + "\n".join(f"chromium toolbar {s['step']}: icon {s['icon']}, badge {s['badgeText']!r}, tooltip {s['tooltip']!r}" for s in steps.values()))
     print(report("chromium", axe_results))
     (artifacts / "axe-chromium.json").write_text(json.dumps(axe_results, indent=1))
-    steps = {s["step"]: s for s in states}
     assert steps["loaded"]["icon"] == "off" and steps["loaded"]["badgeText"] == ""
     assert steps["hide"]["icon"] == "hide" and steps["hide"]["tooltip"].endswith("parts of this page hidden")
     assert steps["reader"]["badgeText"] == "" and steps["reader"]["tooltip"] == "pagesieve: reader view"

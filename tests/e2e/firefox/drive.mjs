@@ -149,12 +149,12 @@ try {
     if (u.toolbar) await toolbar("loaded");
     const hidden = await send(u.url, { type: "pagesieve.toggle", mode: "hide" });  // what Alt+Shift+H sends
     r.hidden = hidden;
-    if (u.toolbar) await waitFor("the badge to count the hidden parts", async () => (await toolbar("hide")).badgeText === String(hidden.hidden));
+    if (u.toolbar) await waitFor("the badge to count the hidden parts", async () => { const t = await toolbar("hide"); return t.badgeText === String(hidden.hidden) && t.icon === "hide"; });
     r.reader = await send(u.url, { type: "pagesieve.toggle", mode: "reader" });  // Alt+Shift+R
     if (u.toolbar) await waitFor("the reader's icon", async () => (await toolbar("reader")).icon === "reader");
     r.axe.reader = await runAxe(page, "pagesieve-reader");
     await page.keyboard.press("Escape");  // closes the reader view: the page is off
-    if (u.toolbar) await waitFor("the off icon after Esc", async () => (await toolbar("off")).icon === "off");
+    if (u.toolbar) await waitFor("the off icon after Esc", async () => { const t = await toolbar("off"); return t.icon === "off" && t.badgeText === ""; });
     // the popup, in a tab beside the page, which stays the active tab (the popup acts on it)
     await control.evaluate((id) => browser.tabs.update(id, { active: true }), tabId);
     const popupUrl = `moz-extension://${plan.uuid}/pages/popup.html`;
@@ -166,7 +166,7 @@ try {
     await popup.keyboard.press("ArrowRight");  // the next mode of the group: Hide noise
     await waitFor("the popup's Hide noise", () => popup.evaluate(() => !document.getElementById("showHidden").disabled));
     const count = (await send(u.url, { type: "pagesieve.state" })).hidden;
-    if (u.toolbar) await waitFor("the badge after the popup's Hide noise", async () => (await toolbar("hide (popup)")).badgeText === String(count));
+    if (u.toolbar) await waitFor("the badge after the popup's Hide noise", async () => { const t = await toolbar("hide (popup)"); return t.badgeText === String(count) && t.icon === "hide"; });
     r.popup = await popup.evaluate(() => ({
       hideChecked: document.getElementById("hide").checked, status: document.getElementById("status").textContent,
       host: document.getElementById("hostText").textContent, site: document.getElementById("site").textContent,
@@ -177,7 +177,7 @@ try {
     if (plan.screenshots) await popup.screenshot({ path: `${plan.screenshots}/firefox-popup-${u.scheme}.png`, clip: { x: 0, y: 0, width: 330, height } });
     await popup.focus("#hide");
     await popup.keyboard.press("ArrowLeft");  // back to Off
-    if (u.toolbar) await waitFor("the badge to clear on Off", async () => (await toolbar("off (popup)")).badgeText === "");
+    if (u.toolbar) await waitFor("the badge to clear on Off", async () => { const t = await toolbar("off (popup)"); return t.badgeText === "" && t.icon === "off"; });
     r.modeAfterOff = (await send(u.url, { type: "pagesieve.state" })).mode;
     await popup.close();
     // a fresh options page (the control tab shows what was learned when it opened)
