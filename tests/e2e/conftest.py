@@ -59,20 +59,15 @@ class _Pages(http.server.BaseHTTPRequestHandler):
 @pytest.fixture(scope="session", autouse=True)
 def extension_icons():
     """The unpacked extension/ folder the browsers load names icons that the build renders from
-    extension/icons/pagesieve.svg (tools/build_extension.py --icons; git keeps no PNG): rendered
-    here once, when any is missing."""
-    import json
-    import subprocess
-    import sys
+    extension/icons/pagesieve.svg (git keeps no PNG): rendered here once, when any is missing."""
+    from pagesieve_dev.evaluation.browser import ensure_icons
 
-    manifest = json.loads((REPO / "extension" / "manifest.json").read_text(encoding="utf-8"))
-    wanted = {*manifest["icons"].values(), *manifest["action"]["default_icon"].values()}
-    if all((REPO / "extension" / name).is_file() for name in wanted):
-        return
-    if not (REPO / "node_modules" / "@resvg" / "resvg-js").is_dir():
+    try:
+        ensure_icons()
+    except RuntimeError:
+        if (REPO / "node_modules" / "@resvg" / "resvg-js").is_dir():
+            raise
         pytest.skip("the icons are rendered with @resvg/resvg-js: npm ci at the repository root (.ci/run does it)")
-    done = subprocess.run([sys.executable, str(REPO / "tools" / "build_extension.py"), "--icons"], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
 
 
 @pytest.fixture(scope="session")
