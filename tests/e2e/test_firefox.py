@@ -110,8 +110,12 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
 def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifacts):
     """No host registered (an empty HOME): "reader" opens the extension's own reader page with the
     article (Mozilla's Readability), the page is left as it was, the popup says what needs the host
-    and gives the command that installs it."""
+    and gives the command that installs it; axe-core finds no serious or critical violation on
+    either."""
+    from .accessibility import AXE, RUN_AXE_JS, axe_source, report, serious
+
     need_firefox_and_driver()
+    axe_source()  # skips, saying why, without npm ci
     home = tmp_path / "home"
     home.mkdir()
     serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
@@ -121,7 +125,7 @@ def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifa
         "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
         "uuid": UUID, "screenshots": str(artifacts), "urls": [],
         "control": server.replace("127.0.0.1", "localhost") + "/control/",
-        "noHost": {"url": f"{server}/example/"},
+        "noHost": {"url": f"{server}/example/"}, "axe": {"file": str(AXE), "run": RUN_AXE_JS},
     }))
     env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
     done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
@@ -138,6 +142,10 @@ def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifa
     box = " ".join(r["install"].split())
     assert "pagesieve install-host" in box and f"pipx install pagesieve-{version}-py3-none-any.whl" in box, box
     assert "Reader still works without it" in box and "saving articles" in box, box
+    # axe-core on the reader page and the popup without the host (its install box)
+    results = {"reader without host": r["axeReader"], "popup without host": r["axePopup"]}
+    print("\n" + report("firefox", results))
+    assert not serious(results), serious(results)
 
 
 def test_show_hidden_labels_each_hidden_block_with_its_reason_in_firefox(server, serve_page, tmp_path, artifacts):
@@ -209,7 +217,8 @@ def test_badge_icon_screenshots_and_accessibility_in_firefox(server, serve_page,
             "control": server.replace("127.0.0.1", "localhost") + "/control/",
             # the example page has no script of its own to keep off; axe runs in the page's realm
             "prefs": {"layout.css.prefers-color-scheme.content-override": override, "javascript.enabled": True},
-            "ui": {"url": f"{server}/example/", "scheme": scheme, "axe": str(AXE), "runAxe": RUN_AXE_JS, "toolbar": scheme == "light"},
+            "ui": {"url": f"{server}/example/", "scheme": scheme, "toolbar": scheme == "light"},
+            "axe": {"file": str(AXE), "run": RUN_AXE_JS},
         }))
         done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
                               env=env, timeout=300, cwd=DRIVER)

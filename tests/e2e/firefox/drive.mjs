@@ -11,7 +11,7 @@
 // (optional): {urls: [page, other page of the site], target, hidden, shown}: a "Hide this"
 // correction made with the picker, checked after a reload and on the other page.
 // PLAN.noHost (optional): {url}: with no host registered, "reader" on url and the extension's own
-// reader tab it opens; then the popup's install box.
+// reader tab it opens; then the popup's install box; axe-core (PLAN.axe, when given) on both.
 // PLAN.showHidden (optional): {urls: [posts of one site], note, fix}: the posts but the last are
 // learned as they load; on the last, a "Hide this" correction on the element holding fix, "hide",
 // then "Show hidden" (the popup's message): the labels, Tab, the picker's reason on the element
@@ -20,10 +20,10 @@
 // with the cold-start option on (and learning off for the site), "hide" on url; then with the
 // option off, "hide" again; whether rule and story are shown each time.
 // PLAN.prefs (optional): more Firefox preferences (the dark run of PLAN.ui sets the colour scheme).
-// PLAN.ui (optional): {url, scheme, axe, runAxe, toolbar}: on url, (toolbar: true) the button's
-// state (channel "pagesieve.toolbar") after hide, reader (the shortcuts' "toggle"), Esc, and the
-// popup's modes from the keyboard; axe-core (file axe, called as the function text runAxe) on the
-// reader view, the popup and the options page; their screenshots named by scheme.
+// PLAN.ui (optional): {url, scheme, toolbar}: on url, (toolbar: true) the button's state
+// (channel "pagesieve.toolbar") after hide, reader (the shortcuts' "toggle"), Esc, and the
+// popup's modes from the keyboard; axe-core (PLAN.axe) on the reader view, the popup and the
+// options page; their screenshots named by scheme.
 import puppeteer from "puppeteer-core";
 import { readFileSync } from "node:fs";
 
@@ -63,6 +63,15 @@ async function optionsTab(url) {
     if (at === `${url} complete`) return page;
   }
   return null;
+}
+
+// PLAN.axe (optional): {file, run}: axe-core's script and the function text that runs it
+// (tests/e2e/accessibility.py); runAxe(page, selector) gives its answer on the page, or on the
+// element selector names.
+async function runAxe(p, selector) {
+  process.stderr.write(`axe on ${selector || "the page"}\n`);
+  await p.evaluate(readFileSync(plan.axe.file, "utf8"));
+  return p.evaluate(`(${plan.axe.run})(${JSON.stringify(selector)})`);
 }
 
 try {
@@ -116,6 +125,7 @@ try {
       scripts: [...document.scripts].map((s) => s.getAttribute("src")),
     })));
     if (plan.screenshots) await reader.screenshot({ path: `${plan.screenshots}/firefox-reader-without-host.png` });
+    if (plan.axe) r.axeReader = await runAxe(reader);
     r.pageUnchanged = (await page.evaluate(() => document.documentElement.outerHTML)) === before;
     const popupUrl = `moz-extension://${plan.uuid}/pages/popup.html`;
     await control.evaluate(() => browser.tabs.create({ url: "/pages/popup.html" }));
@@ -124,6 +134,7 @@ try {
       const box = document.getElementById("install");
       return box.style.display === "block" ? box.innerText : null;
     }));
+    if (plan.axe) r.axePopup = await runAxe(popup);
     out.noHost = r;
     await popup.close();
     await page.close();
@@ -131,12 +142,6 @@ try {
   if (plan.ui) {
     const u = plan.ui;
     const r = { toolbar: [], axe: {} };
-    const axeSource = readFileSync(u.axe, "utf8");
-    const runAxe = async (p, selector) => {
-      process.stderr.write(`ui: axe on ${selector || "the page"}\n`);
-      await p.evaluate(axeSource);
-      return p.evaluate(`(${u.runAxe})(${JSON.stringify(selector)})`);
-    };
     const page = await browser.newPage();
     await page.goto(u.url, { waitUntil: "load" });
     await loaded(u.url);
