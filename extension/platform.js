@@ -56,5 +56,13 @@
     }
   }
 
-  ns.platform = { api, disconnectError, hostMissing, addPageStyle, removePageStyle };
+  // Where the user changes the extension's keyboard shortcuts: Firefox (137 and newer) opens its
+  // "Manage Extension Shortcuts" itself; Chromium has a page of its own, which an extension may
+  // open in a tab (a link to chrome:// is refused).
+  function openShortcutSettings() {
+    if (api.commands && typeof api.commands.openShortcutSettings === "function") return api.commands.openShortcutSettings();
+    return api.tabs.create({ url: "chrome://extensions/shortcuts" });
+  }
+
+  ns.platform = { api, disconnectError, hostMissing, addPageStyle, removePageStyle, openShortcutSettings };
 })(globalThis);

@@ -23,11 +23,32 @@ _spec.loader.exec_module(build_extension)
 
 
 def manifest_files(manifest: dict) -> set[str]:
-    """Every file the manifest names (scripts, pages)."""
+    """Every file the manifest names (scripts, pages, icons)."""
     names = set(manifest["background"].get("scripts", [])) | {manifest["background"].get("service_worker")} - {None}
     for script in manifest["content_scripts"]:
         names |= set(script["js"])
+    names |= set(manifest["icons"].values()) | set(manifest["action"]["default_icon"].values())
     return names | {manifest["action"]["default_popup"], manifest["options_ui"]["page"]}
+
+
+_TOOLBAR_ICON = re.compile(r'"/(icons/[a-z]+-\d+\.png)"')
+
+
+def check_icons(names: set[str], manifest: dict, read) -> set[str]:
+    """The icons of a build: the manifest's (16 to 128 px) and the toolbar states that
+    background/toolbar.js sets, each a PNG of its size, rendered from the one SVG source (which
+    is not shipped), and no other picture. Returns their names."""
+    assert {int(size) for size in manifest["icons"]} == {16, 32, 48, 128}
+    states = set(_TOOLBAR_ICON.findall(read("background/toolbar.js").decode()))
+    assert len(states) == 6, states  # off, hide, reader at 16 and 32 px
+    icons = {n for n in names if n.startswith("icons/") and not n.endswith("/")}  # web-ext lists the folder too
+    assert icons == set(manifest["icons"].values()) | set(manifest["action"]["default_icon"].values()) | states
+    for name in icons:
+        png = read(name)
+        size = int(re.search(r"-(\d+)\.png$", name).group(1))
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == size == int.from_bytes(png[20:24], "big"), name
+    assert not any(n.endswith(".svg") for n in names)
+    return icons
 
 
 _IMPORT = re.compile(r"""^import\s+(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']""", re.M)
@@ -43,6 +64,8 @@ def loaded_files(manifest: dict, read) -> set[str]:
     todo = list(names)
     while todo:
         name = todo.pop()
+        if not name.endswith((".js", ".html")):
+            continue
         text = read(name).decode("utf-8")
         found = _IMPORT.findall(text) if name.endswith(".js") else _PAGE_FILE.findall(text) if name.endswith(".html") else []
         for ref in found:
@@ -67,13 +90,14 @@ def test_the_chromium_zip_is_the_extension_the_host_admits(tmp_path):
         names = set(z.namelist())
         manifest = json.loads(z.read("manifest.json"))
         loaded = loaded_files(manifest, z.read)
+        icons = check_icons(names, manifest, z.read)
     assert manifest["key"] == EXTENSION_KEY and extension_id(manifest["key"]) == EXTENSION_ID
     assert "browser_specific_settings" not in manifest and "scripts" not in manifest["background"]
     assert manifest["background"] == {"service_worker": "background/main.js", "type": "module"}
     assert manifest_files(manifest) | {"pages/reader.html", "pages/reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
     # the background's modules and the pages' scripts are in the zip, and nothing else of ours is
     assert {"background/port.js", "platform.js", "pages/reader.css", "vendor/readability/Readability.js"} <= loaded <= names
-    assert names - loaded == {"manifest.json", "vendor/readability/LICENSE.md", "vendor/readability/README.md", "vendor/readability/VERSION"}
+    assert names - loaded - icons == {"manifest.json", "vendor/readability/LICENSE.md", "vendor/readability/README.md", "vendor/readability/VERSION"}
     assert not any(n.startswith(("node_modules", ".")) for n in names)
     # the same tree gives the same bytes
     (again,) = build_extension.build(tmp_path / "again", chromium_only=True)
@@ -110,6 +134,7 @@ def test_the_firefox_xpi_is_built_by_web_ext_and_lints_clean(tmp_path, capsys):
         names = set(z.namelist())
         manifest = json.loads(z.read("manifest.json"))
         loaded = loaded_files(manifest, z.read)
+        check_icons(names, manifest, z.read)
     assert manifest["browser_specific_settings"]["gecko"]["id"] == GECKO_ID
     assert {"background/main.js", "background/port.js", "platform.js"} <= loaded <= names
     assert "key" not in manifest and "service_worker" not in manifest["background"]

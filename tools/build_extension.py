@@ -15,8 +15,15 @@ admit exactly these). Before building it checks that the host (pyproject.toml), 
 (extension/vendor/readability/) is the one package.json pins; then `web-ext lint` on the Firefox
 copy must report 0 errors.
 
---chromium-only builds the zip alone (no Node needed: the tests that load it in Chromium);
---lint-only lints; --vendor first copies Readability from node_modules/ (after `npm ci`).
+The icons are made here too, from the one source extension/icons/pagesieve.svg: the PNGs
+(16, 32, 48 and 128 px, and each state of the toolbar button) are rendered into each browser's
+copy by tools/render_icons.mjs with resvg (npm @resvg/resvg-js, pinned in package.json); no PNG
+is kept in the repository. --icons renders them into extension/icons/ alone, for loading the
+unpacked extension/ folder (the browser tests do it; git ignores them).
+
+--chromium-only builds the zip alone (no web-ext: the tests that load it in Chromium; Node and
+`npm ci` still, for the icons); --lint-only lints; --vendor first copies Readability from
+node_modules/ (after `npm ci`).
 Exit status 1 with one line on standard error when a check fails.
 """
 
@@ -81,11 +88,27 @@ def browser_manifest(manifest: dict, browser: str) -> dict:
     return out
 
 
+def render_icons(target: Path) -> list[str]:
+    """Render the icon source (extension/icons/pagesieve.svg) to the PNGs the manifest and the
+    background name, into ``target``; returns their names. Raises BuildError without Node or
+    resvg (npm ci)."""
+    if shutil.which("node") is None:
+        raise BuildError("node is not installed: the icons are rendered with Node (18 or newer)")
+    if not (REPO / "node_modules/@resvg/resvg-js").is_dir():
+        raise BuildError("@resvg/resvg-js is not installed: run npm ci (package.json pins it)")
+    done = subprocess.run(["node", str(REPO / "tools/render_icons.mjs"), str(target)], capture_output=True, text=True, cwd=REPO)
+    if done.returncode != 0:
+        raise BuildError(f"the icons could not be rendered: {done.stderr[-500:]}")
+    return done.stdout.split()
+
+
 def stage(browser: str, out: Path) -> Path:
-    """A copy of extension/ for ``browser`` in ``out`` (emptied first); returns ``out``."""
+    """A copy of extension/ for ``browser`` in ``out`` (emptied first), with its icons rendered
+    (the PNGs alone: the SVG source stays out); returns ``out``."""
     if out.exists():
         shutil.rmtree(out)
-    shutil.copytree(EXTENSION, out, ignore=shutil.ignore_patterns(".*", "*~"))
+    shutil.copytree(EXTENSION, out, ignore=shutil.ignore_patterns(".*", "*~", "*.svg", "*.png"))
+    render_icons(out / "icons")
     manifest = json.loads((EXTENSION / "manifest.json").read_text(encoding="utf-8"))
     (out / "manifest.json").write_text(json.dumps(browser_manifest(manifest, browser), indent=2) + "\n", encoding="utf-8")
     return out
@@ -188,9 +211,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dist", type=Path, default=REPO / "dist", help="output folder (default: dist/)")
     parser.add_argument("--chromium-only", action="store_true", help="the Chromium zip alone (no Node needed)")
     parser.add_argument("--lint-only", action="store_true", help="web-ext lint of the Firefox copy, nothing built")
+    parser.add_argument("--icons", action="store_true", help="render the icons into extension/icons/ alone (for the unpacked folder)")
     parser.add_argument("--vendor", action="store_true", help="first copy Readability from node_modules/ (after npm ci)")
     args = parser.parse_args(argv)
     try:
+        if args.icons:
+            print(f"rendered {len(render_icons(EXTENSION / 'icons'))} icons into extension/icons/")
+            return 0
         if args.vendor:
             vendor()
         for path in build(args.dist.resolve(), args.chromium_only, args.lint_only):

@@ -2,13 +2,15 @@
 // messages. An ES module: Chromium runs it as the service worker, Firefox as the event page's
 // script (manifest "background", "type": "module"; tools/build_extension.py gives each browser
 // its key). Files: port.js (the native port), requests.js (the host requests a script may
-// send), menus.js (context menu, shortcuts), reader-pages.js (the reader without the host).
+// send), menus.js (context menu, shortcuts), reader-pages.js (the reader without the host),
+// toolbar.js (the button's icon and badge: each tab's state).
 import "../platform.js";
 import "../channels.js";
 import { HOST, createHostPort } from "./port.js";
 import { prepare } from "./requests.js";
 import { setUpMenus } from "./menus.js";
 import { setUpReaderPages } from "./reader-pages.js";
+import { setUpToolbar } from "./toolbar.js";
 
 const { platform, createChannels } = globalThis.pagesieve;
 const api = platform.api;
@@ -41,12 +43,29 @@ async function forward(sender, name, fields) {
 const channels = createChannels();
 channels.define("host", (message, sender) => forward(sender, message.request, message.fields || {}));
 
-// The popup's status line: the host's version and what it says of the personal model (its
-// rebuild after an upgrade, docs/protocol.md "ping"), or why it cannot be reached.
-channels.define("status", () => host.request("ping", {}).then(
-  (reply) => ({ ok: true, version: reply.version, personal: reply.personal || null }),
-  (error) => ({ ...failed(error), hostMissing: platform.hostMissing(error.message) || platform.hostMissing(host.lastError()) }),
-));
+// The popup's host and site lines: {ok: true, version, personal} (ping; personal: what the host
+// says of the personal model, e.g. its rebuild after an upgrade, docs/protocol.md "ping"), and with {url} of a web page
+// what the host holds of its site: {site, pages} (history: the pages its template learned from)
+// and {corrections} (labels: the user's active corrections there); or why the host cannot be
+// reached ({ok: false, error, hostMissing, install}).
+channels.define("status", async (message) => {
+  let pong;
+  try {
+    pong = await host.request("ping", {});
+  } catch (error) {
+    return { ...failed(error), hostMissing: platform.hostMissing(error.message) || platform.hostMissing(host.lastError()) };
+  }
+  const status = { ok: true, version: pong.version, ...(pong.personal ? { personal: pong.personal } : {}) };
+  if (typeof message.url !== "string" || !/^https?:/.test(message.url)) return status;
+  try {
+    const history = await host.request("history", { url: message.url });
+    if (!history.ok || !history.site) return status;
+    const labels = await host.request("labels", { site: history.site });
+    return { ...status, site: history.site, pages: history.pages, corrections: labels.ok ? labels.sites[history.site] || 0 : undefined };
+  } catch (error) {
+    return status;  // the host answered the ping: what it holds of the site is left out
+  }
+});
 
 // The popup's "Open library": a window of its own, started by the host.
 channels.define("library", async () => {
@@ -103,6 +122,7 @@ api.runtime.onConnect.addListener((client) => {
 });
 
 // the browser tests click the menu and press the shortcuts through these
-const { onMenuClick, onCommand } = setUpMenus(api);
+const toolbar = setUpToolbar(api, channels);
+const { onMenuClick, onCommand } = setUpMenus(api, toolbar.flash);
 globalThis.pagesieveMenuClick = onMenuClick;
 globalThis.pagesieveCommand = onCommand;

@@ -8,26 +8,16 @@ const HIDE_MENU = "pagesieve-hide";
 const KEEP_MENU = "pagesieve-keep";
 const UNDO_MENU = "pagesieve-undo";
 
-// How long the badge shows (ms): long enough to be seen after a shortcut.
-const BADGE_MS = 4000;
-
-// api: the browser's extension API (platform.api). Registers the menu and the shortcut
+// api: the browser's extension API (platform.api); showBadge(tab, ok, title): how a menu or a
+// shortcut went, on the button (toolbar.js flash). Registers the menu and the shortcut
 // listeners; returns {onMenuClick, onCommand}, which the browser tests call directly.
-export function setUpMenus(api) {
+export function setUpMenus(api, showBadge) {
   api.runtime.onInstalled.addListener(() => {
     api.contextMenus.create({ id: SAVE_MENU, title: "Save clean article (pagesieve)", contexts: ["page", "selection", "link", "image"] });
     api.contextMenus.create({ id: HIDE_MENU, title: "Hide this (noise)", contexts: ["all"] });
     api.contextMenus.create({ id: KEEP_MENU, title: "Keep this (content)", contexts: ["all"] });
     api.contextMenus.create({ id: UNDO_MENU, title: "Undo last correction", contexts: ["all"] });
   });
-
-  // The button's badge (✓ or !) and its tooltip: where a shortcut or a menu tells how it went.
-  async function showBadge(tab, ok, title) {
-    await api.action.setBadgeBackgroundColor({ tabId: tab.id, color: ok ? "#2e7d32" : "#c62828" });
-    await api.action.setBadgeText({ tabId: tab.id, text: ok ? "✓" : "!" });
-    await api.action.setTitle({ tabId: tab.id, title });
-    setTimeout(() => api.action.setBadgeText({ tabId: tab.id, text: "" }).catch(() => {}), BADGE_MS);
-  }
 
   // The content script saves (it holds the page and fetches the images).
   async function saveTab(tab) {

@@ -59,8 +59,21 @@
     }
   }
 
-  // learn: the host also learns the page from this snapshot (page load: one walk, not two)
+  // The toolbar button shows the page's state: its icon, and the number of hidden parts as its
+  // badge (background/toolbar.js). Told after every change of mode.
+  function tellToolbar() {
+    const hidden = ps.mode === "reader" ? 0 : ps.hiding.count();
+    ps.api.runtime.sendMessage({ type: "pagesieve.pageState", mode: ps.mode, hidden }).catch(() => {});
+  }
+
   async function run(wanted, measure, learn) {
+    const answer = await runMode(wanted, measure, learn);
+    tellToolbar();
+    return answer;
+  }
+
+  // learn: the host also learns the page from this snapshot (page load: one walk, not two)
+  async function runMode(wanted, measure, learn) {
     off();
     if (wanted === "off") return { ok: true, hidden: 0, words: ps.visibleWords() };
     if (wanted !== "hide" && wanted !== "reader" && wanted !== "corrections") return { ok: false, error: "mode must be hide, reader, corrections or off" };
@@ -158,6 +171,6 @@
     ps.api.runtime.sendMessage({ type: "pagesieve.testOpenOptions" }).catch(() => {});
   });
 
-  ps.off = off;
+  ps.off = () => { off(); tellToolbar(); };  // the reader view's Esc
   ps.run = run;
 })();

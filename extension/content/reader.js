@@ -38,6 +38,7 @@
     return `:host { all: initial; }
       .page { position: fixed; inset: 0; z-index: 2147483647; overflow: auto; overscroll-behavior: contain; outline: none; background: ${t.bg}; color: ${t.fg}; }
       .bar { position: sticky; top: 0; display: flex; gap: .4em; justify-content: flex-end; padding: .5em; background: ${t.bg}; font: 14px system-ui, sans-serif; }
+      .bar .said { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
       .bar button { font: inherit; padding: .2em .6em; border: 1px solid currentColor; background: transparent; color: inherit; border-radius: 4px; cursor: pointer; }
       article { max-width: ${settings.width}em; margin: 0 auto 4em; padding: 0 1.2em; font-family: ${settings.font === "sans" ? "system-ui, sans-serif" : "Georgia, 'Times New Roman', serif"}; font-size: ${settings.size}px; line-height: ${settings.lineHeight}; }
       h1 { font-size: 1.8em; line-height: 1.2; margin: .6em 0 .3em; }
@@ -133,8 +134,16 @@
     const apply = () => { style.textContent = readerCss(settings); ps.api.storage.local.set({ reader: settings }); };
     const button = (label, title, action) => {
       const b = document.createElement("button");
-      b.textContent = label; b.title = title;
-      b.setAttribute("aria-label", title);  // the symbols ("↔", "◐") say nothing read aloud
+      b.title = title;
+      // the symbols ("A−", "↔", "◐") say nothing read aloud: a screen reader reads the words
+      // alone, which are the button's whole name (no aria-label that the shown "A−" contradicts)
+      const shown = document.createElement("span");
+      shown.setAttribute("aria-hidden", "true");
+      shown.textContent = label;
+      const said = document.createElement("span");
+      said.className = "said";
+      said.textContent = title;
+      b.append(shown, said);
       b.addEventListener("click", () => { action(); apply(); });
       bar.append(b);
     };

@@ -1,3 +1,6 @@
+// The options page: learning (all sites, cold start, the sites that never learn), what the host
+// learned, the user's corrections, the folder for saved articles. A list or table is shown only
+// when it has rows; else its section says so in a line (no empty table headers).
 "use strict";
 const api = globalThis.pagesieve.platform.api;
 const $ = (id) => document.getElementById(id);
@@ -13,10 +16,18 @@ async function render() {
     li.textContent = site;
     const b = document.createElement("button");
     b.textContent = "allow";
+    b.setAttribute("aria-label", `allow ${site} to learn`);
     b.addEventListener("click", async () => { delete learn[site]; await api.storage.local.set({ learn }); render(); });
     li.append(b);
     list.append(li);
   }
+  showRows(list, $("blockedEmpty"), list.children.length > 0);
+}
+
+// A list or table with rows, or its empty-state line instead.
+function showRows(box, emptyLine, any) {
+  box.hidden = !any;
+  emptyLine.hidden = any;
 }
 
 $("learnAll").addEventListener("change", async () => {
@@ -53,9 +64,11 @@ async function renderLearned() {
     reply = await host("sites");
   } catch (e) {
     $("hostStatus").textContent = "The pagesieve host does not answer (" + e.message + "); install it: pagesieve install-host (README, Installing).";
+    showRows($("learnedBox"), $("hostStatus"), false);
     return;
   }
   $("hostStatus").textContent = reply.sites.length ? "" : "Nothing learned yet.";
+  showRows($("learnedBox"), $("hostStatus"), reply.sites.length > 0);
   for (const s of reply.sites) {
     const tr = document.createElement("tr");
     for (const value of [s.site, s.pages, s.entries, s.bytes]) {
@@ -66,6 +79,7 @@ async function renderLearned() {
     const td = document.createElement("td");
     const b = document.createElement("button");
     b.textContent = "forget";
+    b.setAttribute("aria-label", `forget ${s.site}`);
     b.dataset.site = s.site;
     b.addEventListener("click", async () => { await host("forget", { site: s.site }); renderLearned(); });
     td.append(b);
@@ -99,9 +113,11 @@ async function renderCorrections() {
     reply = await host("labels");
   } catch (e) {
     $("correctionsStatus").textContent = "The pagesieve host does not answer (" + e.message + ").";
+    showRows($("corrections"), $("correctionsStatus"), false);
     return;
   }
   $("correctionsStatus").textContent = reply.labels.length ? "" : "No corrections yet: right-click a part of a page and pick Hide this or Keep this.";
+  showRows($("corrections"), $("correctionsStatus"), reply.labels.length > 0);
   for (const lab of reply.labels) {
     const tr = document.createElement("tr");
     for (const value of [lab.site, lab.label === "noise" ? "hide" : "keep", lab.signature, lab.snippet || ""]) {
@@ -111,6 +127,7 @@ async function renderCorrections() {
     }
     const remove = document.createElement("button");
     remove.textContent = "remove";
+    remove.setAttribute("aria-label", `remove the correction of ${lab.site}`);
     remove.dataset.label = String(lab.id);
     remove.addEventListener("click", async () => {
       const after = await host("labels", { delete: lab.id });

@@ -56,6 +56,20 @@ class _Pages(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.fixture(scope="session", autouse=True)
+def extension_icons():
+    """The unpacked extension/ folder the browsers load names icons that the build renders from
+    extension/icons/pagesieve.svg (git keeps no PNG): rendered here once, when any is missing."""
+    from pagesieve_dev.evaluation.browser import ensure_icons
+
+    try:
+        ensure_icons()
+    except RuntimeError:
+        if (REPO / "node_modules" / "@resvg" / "resvg-js").is_dir():
+            raise
+        pytest.skip("the icons are rendered with @resvg/resvg-js: npm ci at the repository root (.ci/run does it)")
+
+
 @pytest.fixture(scope="session")
 def server(datasets_dir_optional):
     _Pages.datasets = datasets_dir_optional

@@ -394,6 +394,7 @@ def test_options_page_lists_learned_sites_and_forgets_one(chromium_context, serv
     forget = options.wait_for_selector('button[data-site="127.0.0.1"]', timeout=15000)
     forget.click()
     options.wait_for_selector("text=Nothing learned yet.", timeout=15000)
+    assert options.is_hidden("#learned")  # an empty state, no empty table
     assert options.query_selector('button[data-site="127.0.0.1"]') is None
     options.close()
     page.close()

@@ -110,8 +110,12 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
 def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifacts):
     """No host registered (an empty HOME): "reader" opens the extension's own reader page with the
     article (Mozilla's Readability), the page is left as it was, the popup says what needs the host
-    and gives the command that installs it."""
+    and gives the command that installs it; axe-core finds no serious or critical violation on
+    either."""
+    from .accessibility import AXE, RUN_AXE_JS, axe_source, report, serious
+
     need_firefox_and_driver()
+    axe_source()  # skips, saying why, without npm ci
     home = tmp_path / "home"
     home.mkdir()
     serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
@@ -121,7 +125,7 @@ def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifa
         "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
         "uuid": UUID, "screenshots": str(artifacts), "urls": [],
         "control": server.replace("127.0.0.1", "localhost") + "/control/",
-        "noHost": {"url": f"{server}/example/"},
+        "noHost": {"url": f"{server}/example/"}, "axe": {"file": str(AXE), "run": RUN_AXE_JS},
     }))
     env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
     done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
@@ -138,6 +142,10 @@ def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifa
     box = " ".join(r["install"].split())
     assert "pagesieve install-host" in box and f"pipx install pagesieve-{version}-py3-none-any.whl" in box, box
     assert "Reader still works without it" in box and "saving articles" in box, box
+    # axe-core on the reader page and the popup without the host (its install box)
+    results = {"reader without host": r["axeReader"], "popup without host": r["axePopup"]}
+    print("\n" + report("firefox", results))
+    assert not serious(results), serious(results)
 
 
 def test_show_hidden_labels_each_hidden_block_with_its_reason_in_firefox(server, serve_page, tmp_path, artifacts):
@@ -182,3 +190,59 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason_in_firefox(server,
     assert r["showingAfterPicker"] is True and r["showingAfterEscape"] is False
     assert r["domRestored"] and r["textRestored"]
     assert r["undo"] == {"ok": True}
+
+
+def test_badge_icon_screenshots_and_accessibility_in_firefox(server, serve_page, tmp_path, artifacts):
+    """Issue 50 in Firefox: the toolbar button's icon and badge through hide -> reader -> off (the
+    shortcuts' toggle, the reader's Esc, the popup's modes from the keyboard); axe-core on the
+    reader view, the popup and the options page, light and dark: no serious or critical violation;
+    the popup and the options page in light and dark (screenshots). tests/e2e/test_ui.py has the
+    same in Chromium."""
+    from pagesieve.native.install import install
+
+    from .accessibility import AXE, RUN_AXE_JS, axe_source, pinned_version, report, serious
+
+    need_firefox_and_driver()
+    axe_source()  # skips, saying why, without npm ci
+    home = tmp_path / "home"
+    install(["firefox"], home=home, launcher_dir=tmp_path / "launcher", platform="linux")
+    serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    runs = {}
+    for scheme, override in (("light", 1), ("dark", 0)):
+        plan = tmp_path / f"plan-{scheme}.json"
+        plan.write_text(json.dumps({
+            "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
+            "uuid": UUID, "screenshots": str(artifacts), "urls": [],
+            "control": server.replace("127.0.0.1", "localhost") + "/control/",
+            # the example page has no script of its own to keep off; axe runs in the page's realm
+            "prefs": {"layout.css.prefers-color-scheme.content-override": override, "javascript.enabled": True},
+            "ui": {"url": f"{server}/example/", "scheme": scheme, "toolbar": scheme == "light"},
+            "axe": {"file": str(AXE), "run": RUN_AXE_JS},
+        }))
+        done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
+                              env=env, timeout=300, cwd=DRIVER)
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs[scheme] = json.loads(done.stdout)["ui"]
+    light = runs["light"]
+    states = {}
+    for s in light["toolbar"]:
+        states[s["step"]] = s
+    print("\n" + "\n".join(f"firefox toolbar {s['step']}: icon {s['icon']}, badge {s['badgeText']!r}, tooltip {s['tooltip']!r}" for s in states.values()))
+    results = {f"{name} ({scheme})": runs[scheme]["axe"][name] for name in ("reader", "popup", "options") for scheme in ("light", "dark")}
+    print(report("firefox", results))
+    (artifacts / "axe-firefox.json").write_text(json.dumps(results, indent=1))
+    hidden = light["hidden"]
+    assert hidden["ok"] and hidden["hidden"] > 0, hidden
+    assert states["loaded"]["icon"] == "off" and states["loaded"]["badgeText"] == ""
+    assert states["hide"]["icon"] == "hide" and states["hide"]["badgeText"] == str(hidden["hidden"])
+    assert states["reader"]["icon"] == "reader" and states["reader"]["badgeText"] == "" and states["reader"]["tooltip"] == "pagesieve: reader view"
+    assert states["off"]["badgeText"] == "" and states["off"]["tooltip"] == "pagesieve"
+    assert states["hide (popup)"]["icon"] == "hide" and states["off (popup)"]["icon"] == "off"
+    assert light["modeAfterOff"] == "off"
+    popup = light["popup"]
+    assert popup["hideChecked"] and popup["status"].startswith(f"{states['hide (popup)']['badgeText']} parts hidden"), popup
+    assert popup["host"].startswith("Host connected · ") and popup["site"].startswith("Site template of 127.0.0.1: learned from"), popup
+    assert set(popup["shortcuts"]) == {"toggle-reader", "toggle-hide", "save-article"}, popup
+    assert {r["version"] for r in results.values()} == {pinned_version()}
+    assert not serious(results), serious(results)

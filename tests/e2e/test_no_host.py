@@ -1,7 +1,8 @@
 """No host registered, in Chromium: the reader view still works, in the extension's own page
 (reader.html, Mozilla's Readability), with no script of the page; the popup says what needs the
-host and gives the command that installs it; once the host is registered, the next click uses it,
-with no restart. (Firefox: tests/e2e/test_firefox.py.)"""
+host and gives the command that installs it (axe-core finds no serious or critical violation on
+either); once the host is registered, the next click uses it, with no restart. (Firefox:
+tests/e2e/test_firefox.py.)"""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from .accessibility import RUN_AXE_JS, axe_source, report, serious
 from .conftest import CHROMIUM, run_in_own_thread
 
 HOSTILE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Harbour ferry timetable changes</title></head>
@@ -49,6 +51,8 @@ def test_reader_without_the_host_then_the_host_comes_back(tmp_path, server, serv
     from pagesieve.native.install import EXTENSION_ID, install
 
     serve_page("/hostile/", HOSTILE)
+    axe = axe_source()
+    results = {}
     def drive():  # a thread of its own: see run_in_own_thread
         with chromium_with_extension(tmp_path, register_host=False) as context:
             assert not list((tmp_path / "profile").glob("NativeMessagingHosts/*.json"))
@@ -64,6 +68,10 @@ def test_reader_without_the_host_then_the_host_comes_back(tmp_path, server, serv
             assert "Tried this at 1,800 m" not in text  # the comments are not the article
             assert "pagesieve install-host" in reader.inner_text("#note")
             reader.screenshot(path=str(artifacts / "chromium-reader-without-host.png"))
+            reader.evaluate(axe)
+            for scheme in ("light", "dark"):
+                reader.emulate_media(color_scheme=scheme)
+                results[f"reader without host ({scheme})"] = reader.evaluate(RUN_AXE_JS)
             assert page.evaluate("() => document.documentElement.outerHTML") == before  # the page is left as it was
             reader.close()
 
@@ -95,6 +103,10 @@ def test_reader_without_the_host_then_the_host_comes_back(tmp_path, server, serv
             for needs in ("Hiding the noise in place", "learning sites", "corrections", "saving articles"):
                 assert needs in box, (needs, box)
             popup.screenshot(path=str(artifacts / "chromium-popup-without-host.png"))
+            popup.evaluate(axe)
+            for scheme in ("light", "dark"):
+                popup.emulate_media(color_scheme=scheme)
+                results[f"popup without host ({scheme})"] = popup.evaluate(RUN_AXE_JS)
             popup.close()
 
             # the host is registered now: the next click uses it, without restarting anything
@@ -106,3 +118,6 @@ def test_reader_without_the_host_then_the_host_comes_back(tmp_path, server, serv
             assert page.evaluate("() => document.querySelector('pagesieve-reader') !== null")  # the host's reader, in the page
 
     run_in_own_thread(drive)
+    # axe-core on the reader page and the popup without the host (its install box), light and dark
+    print("\n" + report("chromium", results))
+    assert len(results) == 4 and not serious(results), serious(results)

@@ -96,3 +96,23 @@ test("the no-host reader keeps the page and opens pages/reader.html beside the t
   const [, created] = browser.calls.find(([name]) => name === "tabs.create");
   assert.deepEqual({ ...created, url: undefined }, { url: undefined, index: 1, openerTabId: 5, windowId: 1 });
 });
+
+test("the popup's status: the host's version, and what it holds of the page's site", async () => {
+  const popup = { url: "chrome-extension://pagesieve-test/pages/popup.html" };
+  const status = browser.api.send({ type: "pagesieve.status", url: "https://news.example.org/2026/a" }, popup);
+  await settle();
+  assert.equal(natives.at(-1).sent.at(-1).type, "ping");
+  answer({ type: "pong", version: "0.1.0", protocol: 1 });
+  await settle();
+  assert.deepEqual(natives.at(-1).sent.at(-1), { v: 1, id: natives.at(-1).sent.at(-1).id, type: "history", url: "https://news.example.org/2026/a" });
+  answer({ type: "history", site: "news.example.org", pages: 4, reference: true });
+  await settle();
+  assert.deepEqual(natives.at(-1).sent.at(-1), { v: 1, id: natives.at(-1).sent.at(-1).id, type: "labels", site: "news.example.org" });
+  answer({ type: "labels", labels: [], sites: { "news.example.org": 2, "other.example": 5 }, deleted: 0 });
+  assert.deepEqual(await status, { ok: true, version: "0.1.0", site: "news.example.org", pages: 4, corrections: 2 });
+  // a browser page: the version alone
+  const plain = browser.api.send({ type: "pagesieve.status", url: "chrome://extensions/" }, popup);
+  await settle();
+  answer({ type: "pong", version: "0.1.0", protocol: 1 });
+  assert.deepEqual(await plain, { ok: true, version: "0.1.0" });
+});

@@ -55,3 +55,14 @@ test("the page's on-load work waits for the page to be idle, and marks the page 
   assert.equal((await browser.api.send({ type: "pagesieve.state" })).loaded, true);
   assert.deepEqual(browser.calls.filter(([name]) => name === "runtime.sendMessage"), []);  // nothing asked of the host
 });
+
+test("every change of mode is told to the toolbar button (background/toolbar.js): mode and hidden parts", async () => {
+  const { browser } = page();
+  const tells = () => browser.calls.filter(([name, message]) => name === "runtime.sendMessage" && message.type === "pagesieve.pageState")
+    .map(([, message]) => plain(message));
+  await browser.api.send({ type: "pagesieve.run", mode: "off" });
+  assert.deepEqual(tells(), [{ type: "pagesieve.pageState", mode: "off", hidden: 0 }]);
+  await browser.api.send({ type: "pagesieve.run", mode: "tidy" });  // refused: the mode stays, and is told again
+  assert.deepEqual(tells().at(-1), { type: "pagesieve.pageState", mode: "off", hidden: 0 });
+  assert.equal(tells().length, 2);
+});

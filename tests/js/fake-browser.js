@@ -20,8 +20,12 @@ export function fakeBrowser({ stored = {}, connectNative } = {}) {
     },
     contextMenus: { create: record("contextMenus.create"), onClicked: event("contextMenus.onClicked") },
     commands: { onCommand: event("commands.onCommand") },
-    tabs: { sendMessage: record("tabs.sendMessage", Promise.resolve(undefined)), create: record("tabs.create", Promise.resolve({})), query: async () => [] },
-    action: {},
+    tabs: {
+      sendMessage: record("tabs.sendMessage", Promise.resolve(undefined)), create: record("tabs.create", Promise.resolve({})), query: async () => [],
+      onUpdated: event("tabs.onUpdated"), onRemoved: event("tabs.onRemoved"),
+    },
+    action: Object.fromEntries(["setIcon", "setBadgeText", "setBadgeBackgroundColor", "setBadgeTextColor", "setTitle"]
+      .map((name) => [name, record(`action.${name}`, Promise.resolve())])),
     management: { getSelf: async () => ({ installType: "normal" }) },
   };
   // send(message, sender): the runtime message as the browser hands it to every listener;

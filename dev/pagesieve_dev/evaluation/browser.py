@@ -33,6 +33,29 @@ SEND_JS = """async ([url, message]) => {
 """Sends any runtime message (e.g. ``{"type": "pagesieve.save"}``) to the tab showing ``url``."""
 
 
+def ensure_icons(extension: Path = EXTENSION) -> None:
+    """The icons the manifest names, rendered into the unpacked ``extension`` folder when any is
+    missing (``tools/build_extension.py --icons``: git keeps the SVG source alone, and Chromium
+    refuses to load an extension whose icons are missing).
+
+    Raises:
+        RuntimeError: they cannot be rendered (no ``npm ci`` at the repository root: resvg).
+    """
+    import json
+    import subprocess
+    import sys
+
+    manifest = json.loads((extension / "manifest.json").read_text(encoding="utf-8"))
+    wanted = {*manifest.get("icons", {}).values(), *manifest.get("action", {}).get("default_icon", {}).values()}
+    if all((extension / name).is_file() for name in wanted):
+        return
+    if extension.resolve() != EXTENSION.resolve():
+        raise RuntimeError(f"{extension} lacks its icons: load a build of tools/build_extension.py")
+    done = subprocess.run([sys.executable, str(EXTENSION.parent / "tools" / "build_extension.py"), "--icons"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip() or "tools/build_extension.py --icons failed")
+
+
 @contextmanager
 def chromium_with_extension(base: Path, extension: Path = EXTENSION, register_host: bool = True) -> Iterator[object]:
     """A Playwright persistent context with the extension; ``context.pagesieve_run(page, mode,
@@ -47,9 +70,11 @@ def chromium_with_extension(base: Path, extension: Path = EXTENSION, register_ho
 
     Raises:
         FileNotFoundError: Chromium is not installed. ImportError: Playwright is not installed.
+        RuntimeError: the icons of extension/ cannot be rendered (:func:`ensure_icons`).
     """
     if not Path(CHROMIUM).exists():
         raise FileNotFoundError(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    ensure_icons(extension)
     from playwright.sync_api import sync_playwright
 
     from pagesieve.native.install import install

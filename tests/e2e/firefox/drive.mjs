@@ -11,7 +11,7 @@
 // (optional): {urls: [page, other page of the site], target, hidden, shown}: a "Hide this"
 // correction made with the picker, checked after a reload and on the other page.
 // PLAN.noHost (optional): {url}: with no host registered, "reader" on url and the extension's own
-// reader tab it opens; then the popup's install box.
+// reader tab it opens; then the popup's install box; axe-core (PLAN.axe, when given) on both.
 // PLAN.showHidden (optional): {urls: [posts of one site], note, fix}: the posts but the last are
 // learned as they load; on the last, a "Hide this" correction on the element holding fix, "hide",
 // then "Show hidden" (the popup's message): the labels, Tab, the picker's reason on the element
@@ -19,6 +19,11 @@
 // PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
 // with the cold-start option on (and learning off for the site), "hide" on url; then with the
 // option off, "hide" again; whether rule and story are shown each time.
+// PLAN.prefs (optional): more Firefox preferences (the dark run of PLAN.ui sets the colour scheme).
+// PLAN.ui (optional): {url, scheme, toolbar}: on url, (toolbar: true) the button's state
+// (channel "pagesieve.toolbar") after hide, reader (the shortcuts' "toggle"), Esc, and the
+// popup's modes from the keyboard; axe-core (PLAN.axe) on the reader view, the popup and the
+// options page; their screenshots named by scheme.
 import puppeteer from "puppeteer-core";
 import { readFileSync } from "node:fs";
 
@@ -33,6 +38,7 @@ const browser = await puppeteer.launch({
     // dataset pages are archived copies whose scripts redirect to their origin: page scripts off
     // (the extension's own scripts still run)
     "javascript.enabled": false,
+    ...(plan.prefs || {}),
   },
 });
 const out = { pages: [] };
@@ -57,6 +63,15 @@ async function optionsTab(url) {
     if (at === `${url} complete`) return page;
   }
   return null;
+}
+
+// PLAN.axe (optional): {file, run}: axe-core's script and the function text that runs it
+// (tests/e2e/accessibility.py); runAxe(page, selector) gives its answer on the page, or on the
+// element selector names.
+async function runAxe(p, selector) {
+  process.stderr.write(`axe on ${selector || "the page"}\n`);
+  await p.evaluate(readFileSync(plan.axe.file, "utf8"));
+  return p.evaluate(`(${plan.axe.run})(${JSON.stringify(selector)})`);
 }
 
 try {
@@ -110,6 +125,7 @@ try {
       scripts: [...document.scripts].map((s) => s.getAttribute("src")),
     })));
     if (plan.screenshots) await reader.screenshot({ path: `${plan.screenshots}/firefox-reader-without-host.png` });
+    if (plan.axe) r.axeReader = await runAxe(reader);
     r.pageUnchanged = (await page.evaluate(() => document.documentElement.outerHTML)) === before;
     const popupUrl = `moz-extension://${plan.uuid}/pages/popup.html`;
     await control.evaluate(() => browser.tabs.create({ url: "/pages/popup.html" }));
@@ -118,9 +134,68 @@ try {
       const box = document.getElementById("install");
       return box.style.display === "block" ? box.innerText : null;
     }));
+    if (plan.axe) r.axePopup = await runAxe(popup);
     out.noHost = r;
     await popup.close();
     await page.close();
+  }
+  if (plan.ui) {
+    const u = plan.ui;
+    const r = { toolbar: [], axe: {} };
+    const page = await browser.newPage();
+    await page.goto(u.url, { waitUntil: "load" });
+    await loaded(u.url);
+    const tabId = await control.evaluate(async (url) => (await browser.tabs.query({})).find((t) => t.url === url).id, u.url);
+    const toolbar = async (step) => {
+      const shown = await control.evaluate((id) => browser.runtime.sendMessage({ type: "pagesieve.toolbar", tabId: id }), tabId);
+      r.toolbar.push({ step, ...shown });
+      return shown;
+    };
+    if (u.toolbar) await toolbar("loaded");
+    const hidden = await send(u.url, { type: "pagesieve.toggle", mode: "hide" });  // what Alt+Shift+H sends
+    r.hidden = hidden;
+    if (u.toolbar) await waitFor("the badge to count the hidden parts", async () => { const t = await toolbar("hide"); return t.badgeText === String(hidden.hidden) && t.icon === "hide"; });
+    r.reader = await send(u.url, { type: "pagesieve.toggle", mode: "reader" });  // Alt+Shift+R
+    if (u.toolbar) await waitFor("the reader's icon", async () => (await toolbar("reader")).icon === "reader");
+    r.axe.reader = await runAxe(page, "pagesieve-reader");
+    await page.keyboard.press("Escape");  // closes the reader view: the page is off
+    if (u.toolbar) await waitFor("the off icon after Esc", async () => { const t = await toolbar("off"); return t.icon === "off" && t.badgeText === ""; });
+    // the popup, in a tab beside the page, which stays the active tab (the popup acts on it)
+    await control.evaluate((id) => browser.tabs.update(id, { active: true }), tabId);
+    const popupUrl = `moz-extension://${plan.uuid}/pages/popup.html`;
+    await control.evaluate(() => browser.tabs.create({ url: "/pages/popup.html", active: false }));
+    const popup = await waitFor(`the popup page ${popupUrl}`, () => optionsTab(popupUrl));
+    await waitFor("the popup to be ready", () => popup.evaluate(() => document.documentElement.dataset.ready === "1"));
+    await popup.setViewport({ width: 330, height: 720 });
+    await popup.focus("#off");
+    await popup.keyboard.press("ArrowRight");  // the next mode of the group: Hide noise
+    await waitFor("the popup's Hide noise", () => popup.evaluate(() => !document.getElementById("showHidden").disabled));
+    const count = (await send(u.url, { type: "pagesieve.state" })).hidden;
+    if (u.toolbar) await waitFor("the badge after the popup's Hide noise", async () => { const t = await toolbar("hide (popup)"); return t.badgeText === String(count) && t.icon === "hide"; });
+    r.popup = await popup.evaluate(() => ({
+      hideChecked: document.getElementById("hide").checked, status: document.getElementById("status").textContent,
+      host: document.getElementById("hostText").textContent, site: document.getElementById("site").textContent,
+      shortcuts: Object.fromEntries([...document.querySelectorAll("#shortcuts dd")].map((d) => [d.dataset.command, d.textContent])),
+    }));
+    r.axe.popup = await runAxe(popup);
+    const height = await popup.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+    if (plan.screenshots) await popup.screenshot({ path: `${plan.screenshots}/firefox-popup-${u.scheme}.png`, clip: { x: 0, y: 0, width: 330, height } });
+    await popup.focus("#hide");
+    await popup.keyboard.press("ArrowLeft");  // back to Off
+    if (u.toolbar) await waitFor("the badge to clear on Off", async () => { const t = await toolbar("off (popup)"); return t.badgeText === "" && t.icon === "off"; });
+    r.modeAfterOff = (await send(u.url, { type: "pagesieve.state" })).mode;
+    await popup.close();
+    // a fresh options page (the control tab shows what was learned when it opened)
+    const optionsUrl = `moz-extension://${plan.uuid}/pages/options.html#ui`;
+    await control.evaluate(() => browser.tabs.create({ url: "/pages/options.html#ui" }));
+    const options = await waitFor(`the options page ${optionsUrl}`, () => optionsTab(optionsUrl));
+    await waitFor("the options page's learned sites", () => options.evaluate(() => document.querySelectorAll("#learned tbody tr").length > 0));
+    await options.setViewport({ width: 900, height: 900 });
+    r.axe.options = await runAxe(options);
+    if (plan.screenshots) await options.screenshot({ path: `${plan.screenshots}/firefox-options-${u.scheme}.png`, fullPage: true });
+    await options.close();
+    await page.close();
+    out.ui = r;
   }
   if (plan.coldStart) {
     const c = plan.coldStart;
