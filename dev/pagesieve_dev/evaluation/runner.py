@@ -609,16 +609,22 @@ def _evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
         history.close()
 
 
-def site_f1_median(result: EvalResult) -> tuple[float, int]:
-    """``(median over sites of the site's macro F1, number of sites)`` of a result's scored
-    pages with a site (``(nan, 0)`` when none)."""
+def site_f1(result: EvalResult) -> dict[str, float]:
+    """``{site: the macro F1 of its scored pages}`` of a result, for the pages with a site
+    (the per-site table of ``eval --corrections``; the JSON's ``site_f1``)."""
     per_site: dict[str, list[float]] = {}
     for row in result.rows:
         if row.scored and row.site is not None:
             per_site.setdefault(row.site, []).append(row.f1)
-    if not per_site:
+    return {site: sum(v) / len(v) for site, v in sorted(per_site.items())}
+
+
+def site_f1_median(result: EvalResult) -> tuple[float, int]:
+    """``(median over sites of the site's macro F1, number of sites)`` of a result's scored
+    pages with a site (``(nan, 0)`` when none)."""
+    means = sorted(site_f1(result).values())
+    if not means:
         return math.nan, 0
-    means = sorted(sum(v) / len(v) for v in per_site.values())
     return percentile(means, 50), len(means)
 
 
@@ -712,6 +718,7 @@ def main(args: argparse.Namespace) -> int:
         entry: dict[str, Any] = {"name": ds.name, **own.summary(), "peers": {}}
         median, sites = site_f1_median(own)
         entry["site_f1_median"], entry["sites"] = _num(median, 6), sites
+        entry["site_f1"] = {site: _num(f1, 6) for site, f1 in site_f1(own).items()}
         if getattr(args, "template_ceiling", False):
             from pagesieve_dev.evaluation.ceiling import TemplateCeiling
 
