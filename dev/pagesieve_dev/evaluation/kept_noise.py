@@ -33,7 +33,7 @@ from pagesieve_dev.evaluation.args import positive_int
 from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
 from pagesieve_dev.evaluation.kept_lines import KeptLine, PageTrace
 from pagesieve_dev.evaluation.noise_classes import CLASS_TITLES, CLASSES
-from pagesieve_dev.evaluation.runner import add_selection_arguments, select_pages
+from pagesieve_dev.evaluation.runner import add_output_arguments, add_selection_arguments, select_pages
 from pagesieve.table import format_table
 from pagesieve.tokens import tokens
 
@@ -211,12 +211,9 @@ def report_json(name: str, tallies: dict[str, Tally], types: list[str]) -> dict:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``kept-noise`` options on ``parser``."""
-    from pagesieve_dev.evaluation.runner import peer_list
-
     add_selection_arguments(parser)
-    parser.add_argument("--compare", metavar="PEERS", type=peer_list, default=[],
-                        help="comma-separated peers whose output is classed the same way: trafilatura, readability")
-    parser.add_argument("--json", action="store_true", help="print one JSON object (figures and every line)")
+    add_output_arguments(parser, "comma-separated peers whose output is classed the same way: trafilatura, readability",
+                         "print one JSON object (figures and every line)")
     parser.add_argument("--show", metavar="N", type=positive_int, default=None,
                         help="print the N longest lines of each class with their attribution")
 

@@ -502,6 +502,13 @@ def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(flag, metavar=metavar, type=kind, help=help_text)
 
 
+def add_output_arguments(parser: argparse.ArgumentParser, compare_help: str, json_help: str) -> None:
+    """Register ``--compare PEERS`` (:func:`peer_list`) and ``--json`` on ``parser``, with the
+    command's own help texts."""
+    parser.add_argument("--compare", metavar="PEERS", type=peer_list, default=[], help=compare_help)
+    parser.add_argument("--json", action="store_true", help=json_help)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``eval`` options on ``parser``."""
     add_selection_arguments(parser)
@@ -509,7 +516,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--predictions", metavar="OUT_DIR", type=Path,
         help="write the extracted text of every evaluated page to OUT_DIR/<dataset>/<id>.txt",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    add_output_arguments(parser, "comma-separated peers to score on the same pages: trafilatura, readability "
+                         "(needs pip install -e '.[peers]')", "print one JSON object instead of the table")
     parser.add_argument("--cv", type=positive_int, default=None, metavar="K",
                         help="site-grouped K-fold cross-validation on the one DATASET (all its pages; each fold also "
                         "trains on the other datasets' training pages): the dev gate, per page type "
@@ -527,11 +535,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --cv: each fold's SVM runs on a reduced set of M kernel centres, fitted as "
                         "`pagesieve-dev reduce` fits the shipped model's (pagesieve_dev.training.reduce)")
     parser.add_argument("--cv-json", type=Path, default=None, metavar="FILE", help="with --cv: also write the table as JSON")
-    parser.add_argument(
-        "--compare", metavar="PEERS", type=peer_list, default=[],
-        help="comma-separated peers to score on the same pages: trafilatura, readability "
-        "(needs pip install -e '.[peers]')",
-    )
     selection = (
         ("--history", "K|all", _history,
          "learn K (or all) other pages of each page's site first, in a fresh temporary template store"),
