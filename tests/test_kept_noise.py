@@ -103,3 +103,11 @@ def test_the_command_prints_the_classes_and_the_json_adds_up(datasets_dir, capsy
     assert main(["kept-noise", str(datasets_dir / "wcxb_dev"), "--limit", "2"]) == 0
     text = capsys.readouterr().out
     assert "caption (captions, credits, gallery chrome)" in text and "by what kept them" in text
+
+
+def test_a_longer_line_naming_one_of_the_authors_is_a_contribution_line():
+    meta = Metadata(title="Phones of the year", byline="Jared Newman, Sam Singleton")
+    bio = "Jared Newman has been a freelance technology journalist for more than 15 years and writes a newsletter"
+    assert classify_line(bio, None, meta, False) == ("contact", "names the author")
+    assert classify_line("By Sam Singleton", None, meta, False) == ("header", "byline")
+    assert classify_line("Jared is a name alone", None, Metadata(byline="Jared"), False) == ("other", "")

@@ -32,8 +32,8 @@ Where each cue comes from:
 - **Text**: an e-mail address (:data:`pagesieve.blocks.signals.EMAIL_RE`), a social handle
   (``@name``), the copyright sign, a slide counter (``3 / 8``, ``3 of 8``), a date alone on
   its line (:func:`pagesieve.article.metadata.normalize_date`), the page's own title (the
-  ``title_like`` test of :mod:`pagesieve.blocks.features`, seed 001 §2.2.2) and byline as the
-  metadata found them (:func:`pagesieve.article.metadata.extract_metadata`), and the byline
+  ``title_like`` test of :mod:`pagesieve.blocks.features`, seed 001 §2.2.2) and the authors'
+  names of the byline (:func:`author_names`) as the metadata found them (:func:`pagesieve.article.metadata.extract_metadata`), and the byline
   openers of :func:`pagesieve.blocks.signals.is_byline` (by / von / par / por).
 """
 
@@ -311,6 +311,18 @@ def _link_host(href: str) -> str:
         return ""
 
 
+_NAME_SPLIT = re.compile(r"[,;/&|·•]")
+
+
+def author_names(byline: str | None) -> list[list[str]]:
+    """The tokens of each name of a byline ("Jared Newman, Sam Singleton": two), split at
+    punctuation (not at a language's word for "and"); names of fewer than two tokens are left
+    out (a lone given name matches too many lines)."""
+    if not byline:
+        return []
+    return [t for t in (tokens(part) for part in _NAME_SPLIT.split(byline)) if len(t) >= 2]
+
+
 def classify_line(text: str, facts: BlockFacts | None, metadata: Metadata | None, repeated: bool) -> tuple[str, str]:
     """The class (one of :data:`CLASSES`) of a kept line that the truth lacks, and the cue that
     decided it (``"figcaption"``, ``"class wp-caption-text"``, ``"title"``, ``"email"`` ...).
@@ -321,8 +333,9 @@ def classify_line(text: str, facts: BlockFacts | None, metadata: Metadata | None
         metadata: the page's metadata as pagesieve extracted it (title, byline), or ``None``.
         repeated: the line (as tokens) appears more than once in the output.
 
-    Order: a figure or caption element or word; the page's own title, byline or a date alone;
-    a teaser card; contact cues; promo cues; header words or ``h1``; an image just before a
+    Order: a figure or caption element or word; the page's own title, byline (a short line
+    with an author's name) or a date alone; a teaser card; a longer line naming an author (a
+    bio, a contribution line) and the other contact cues; promo cues; header words or ``h1``; an image just before a
     short line, or a slide counter; a repeated line; other.
     """
     line = tokens(text)
@@ -337,11 +350,13 @@ def classify_line(text: str, facts: BlockFacts | None, metadata: Metadata | None
     cue = _word_cue(words, CAPTION_WORDS)
     if cue:
         return "caption", cue
+    have = set(line)
+    names = author_names(metadata.byline if metadata is not None else None)
+    named = [name for name in names if set(name) <= have]
     if metadata is not None:
         if _title_like(line, tokens(metadata.title or "")):
             return "header", "title"
-        byline = tokens(metadata.byline or "")
-        if byline and n <= len(byline) + SHORT_LINE and set(byline) <= set(line):
+        if named and n <= max(len(name) for name in named) + SHORT_LINE:
             return "header", "byline"
     if n <= SHORT_LINE and is_byline(text):
         return "header", "byline opener"
@@ -352,6 +367,8 @@ def classify_line(text: str, facts: BlockFacts | None, metadata: Metadata | None
     cue = _word_cue(words, TEASER_WORDS)
     if cue:
         return "teaser", cue
+    if named:
+        return "contact", "names the author"
     if EMAIL_RE.search(text) or any(h.startswith("mailto:") for h in hrefs):
         return "contact", "email"
     if any(h.startswith("tel:") for h in hrefs):
