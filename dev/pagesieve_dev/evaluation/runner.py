@@ -370,6 +370,52 @@ def select_ids(
     return ids
 
 
+@dataclass(slots=True)
+class Selection:
+    """The pages a command runs on (:func:`select_pages`).
+
+    Attributes:
+        datasets: the loaded datasets, in the order named; ids: per dataset, the selected ids.
+        split: the split file's content (``None``: no split, every page counts).
+        split_path: the split file read, or ``None``.
+    """
+
+    datasets: list[Dataset]
+    ids: list[list[str]]
+    split: dict[str, dict[str, list[str]]] | None
+    split_path: Path | None
+
+
+def select_pages(args: argparse.Namespace, notes: list[str]) -> Selection:
+    """Load the datasets of ``args`` (options of :func:`add_selection_arguments`) and select
+    their pages as the module docstring says; a note is appended to ``notes`` when there is no
+    split file (every page counts) or split ids are unknown.
+
+    Raises:
+        DatasetError: a dataset folder or the split file is malformed.
+        ReadError: ``--split-file`` cannot be read.
+    """
+    datasets = [load_dataset(resolve_dataset_dir(d)) for d in args.datasets]
+    split: dict[str, dict[str, list[str]]] | None = None
+    split_path: Path | None = None
+    if args.split == "heldout":
+        split_path = args.split_file if args.split_file is not None else default_split_file()
+        if args.split_file is not None or (split_path is not None and split_path.is_file()):
+            split = load_split(split_path)
+        else:
+            notes.append(
+                f"no split file ({split_path or 'models/split.json'}): evaluating all pages, "
+                "including any the model was trained on"
+            )
+            split_path = None
+    selected = [
+        select_ids(ds, split, min_site_pages=getattr(args, "min_site_pages", None), limit=args.limit, notes=notes,
+                   where=getattr(args, "where", None))
+        for ds in datasets
+    ]
+    return Selection(datasets, selected, split, split_path)
+
+
 # --------------------------------------------------------------------------- CLI
 
 
@@ -412,7 +458,13 @@ def _kinds(value: str) -> tuple[str, ...]:
     return names
 
 
-def _peer_list(value: str) -> list[str]:
+def peer_list(value: str) -> list[str]:
+    """``--compare``'s value as peer names (an argparse ``type``): comma-separated names of
+    :data:`pagesieve_dev.evaluation.peers.PEERS`, duplicates dropped.
+
+    Raises:
+        argparse.ArgumentTypeError: no name, or an unknown one.
+    """
     from pagesieve_dev.evaluation.peers import PEERS
 
     names = [n.strip() for n in value.split(",") if n.strip()]
@@ -424,17 +476,48 @@ def _peer_list(value: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Register the ``eval`` options on ``parser``."""
+def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the page-selection options on ``parser`` (the datasets, ``--split``,
+    ``--split-file``, ``--limit``, ``--min-site-pages``, ``--where``; the module docstring says
+    how they select), shared by ``eval`` and the commands that run on the pages it would score
+    (``kept-noise``); :func:`select_pages` reads them."""
     parser.add_argument(
         "datasets", nargs="+", metavar="DATASET_DIR",
         help="dataset folder(s) as in ../shared/datasets/README.md, or a dataset name found there",
     )
     parser.add_argument(
+        "--split", choices=SPLIT_CHOICES, default="heldout",
+        help="heldout (default): skip the pages the shipped model was trained on; all: every page",
+    )
+    parser.add_argument(
+        "--split-file", metavar="PATH", type=Path,
+        help="split file to use with --split heldout (default: <repo>/models/split.json)",
+    )
+    selection = (
+        ("--limit", "N", positive_int, "only the first N selected pages per dataset"),
+        ("--min-site-pages", "N", positive_int, "only pages whose site has at least N pages in the dataset"),
+        ("--where", "FIELD=VALUE", _field_value, "only pages whose index.jsonl field has this value (e.g. year=2009)"),
+    )
+    for flag, metavar, kind, help_text in selection:
+        parser.add_argument(flag, metavar=metavar, type=kind, help=help_text)
+
+
+def add_output_arguments(parser: argparse.ArgumentParser, compare_help: str, json_help: str) -> None:
+    """Register ``--compare PEERS`` (:func:`peer_list`) and ``--json`` on ``parser``, with the
+    command's own help texts."""
+    parser.add_argument("--compare", metavar="PEERS", type=peer_list, default=[], help=compare_help)
+    parser.add_argument("--json", action="store_true", help=json_help)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``eval`` options on ``parser``."""
+    add_selection_arguments(parser)
+    parser.add_argument(
         "--predictions", metavar="OUT_DIR", type=Path,
         help="write the extracted text of every evaluated page to OUT_DIR/<dataset>/<id>.txt",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    add_output_arguments(parser, "comma-separated peers to score on the same pages: trafilatura, readability "
+                         "(needs pip install -e '.[peers]')", "print one JSON object instead of the table")
     parser.add_argument("--cv", type=positive_int, default=None, metavar="K",
                         help="site-grouped K-fold cross-validation on the one DATASET (all its pages; each fold also "
                         "trains on the other datasets' training pages): the dev gate, per page type "
@@ -452,23 +535,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --cv: each fold's SVM runs on a reduced set of M kernel centres, fitted as "
                         "`pagesieve-dev reduce` fits the shipped model's (pagesieve_dev.training.reduce)")
     parser.add_argument("--cv-json", type=Path, default=None, metavar="FILE", help="with --cv: also write the table as JSON")
-    parser.add_argument(
-        "--compare", metavar="PEERS", type=_peer_list, default=[],
-        help="comma-separated peers to score on the same pages: trafilatura, readability "
-        "(needs pip install -e '.[peers]')",
-    )
-    parser.add_argument(
-        "--split", choices=SPLIT_CHOICES, default="heldout",
-        help="heldout (default): skip the pages the shipped model was trained on; all: every page",
-    )
-    parser.add_argument(
-        "--split-file", metavar="PATH", type=Path,
-        help="split file to use with --split heldout (default: <repo>/models/split.json)",
-    )
     selection = (
-        ("--limit", "N", positive_int, "only the first N selected pages per dataset"),
-        ("--min-site-pages", "N", positive_int, "only pages whose site has at least N pages in the dataset"),
-        ("--where", "FIELD=VALUE", _field_value, "only pages whose index.jsonl field has this value (e.g. year=2009)"),
         ("--history", "K|all", _history,
          "learn K (or all) other pages of each page's site first, in a fresh temporary template store"),
         ("--history-where", "FIELD=VALUE", _field_value,
@@ -657,35 +724,18 @@ def main(args: argparse.Namespace) -> int:
         MissingPeerError: a ``--compare`` peer is not installed (7).
     """
     notes: list[str] = []
-    datasets = [load_dataset(resolve_dataset_dir(d)) for d in args.datasets]
+    pages = select_pages(args, notes)
+    datasets, selected, split, split_path = pages.datasets, pages.ids, pages.split, pages.split_path
     names = [d.name for d in datasets]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes and args.predictions is not None:
         raise DatasetError(f"two dataset folders share the name {dupes[0]!r}; their predictions would collide")
-
-    split: dict[str, dict[str, list[str]]] | None = None
-    split_path: Path | None = None
-    if args.split == "heldout":
-        split_path = args.split_file if args.split_file is not None else default_split_file()
-        if args.split_file is not None or (split_path is not None and split_path.is_file()):
-            split = load_split(split_path)
-        else:
-            notes.append(
-                f"no split file ({split_path or 'models/split.json'}): evaluating all pages, "
-                "including any the model was trained on"
-            )
-            split_path = None
 
     from pagesieve_dev.evaluation.peers import get_peer
 
     peers = [(n, get_peer(n)) for n in (args.compare or [])]
     extractor = pagesieve_extractor()
 
-    selected = [
-        select_ids(ds, split, min_site_pages=args.min_site_pages, limit=args.limit, notes=notes,
-                   where=getattr(args, "where", None))
-        for ds in datasets
-    ]
     _warm_up([extractor] + [p for _, p in peers], datasets, selected)
 
     stage = None

@@ -70,11 +70,19 @@ def content_shares(blocks: Sequence[Block], indices: Sequence[int], ref_tokens: 
         ref_tokens: the reference token sequence; ref_content: per reference token, whether it
             is main content.
     """
-    per_block = [TOKEN_RE.findall(blocks[i].text.lower()) for i in indices]
-    flat = [t for toks in per_block for t in toks]
+    return aligned_shares([TOKEN_RE.findall(blocks[i].text.lower()) for i in indices], ref_tokens, ref_content)
+
+
+def aligned_shares(pieces: Sequence[Sequence[str]], ref_tokens: list[str], ref_content: list[bool]) -> tuple[np.ndarray, np.ndarray]:
+    """Per piece of text (its tokens; the pieces in reading order, aligned as one sequence with
+    the reference by longest matching runs, as the module docstring says): its token count and
+    the share of its tokens aligned with content of the reference (0 for a piece without
+    tokens); both ``(len(pieces),)``. The tokeniser is the caller's (blocks use
+    :data:`~pagesieve.blocks.features.TOKEN_RE`, output lines :func:`pagesieve.tokens.tokens`)."""
+    flat = [t for toks in pieces for t in toks]
     matched = _align(flat, ref_tokens, ref_content)
-    counts = np.array([len(t) for t in per_block], dtype=np.int64)
-    shares = np.zeros(len(indices))
+    counts = np.array([len(t) for t in pieces], dtype=np.int64)
+    shares = np.zeros(len(pieces))
     pos = 0
     for row, n in enumerate(counts):
         if n:
