@@ -163,6 +163,31 @@ def test_h1_matching_the_title_wins_over_the_cut():
     assert meta_of(html).title == "Mozilla"
 
 
+HARBOUR = """<html><head><title>Harbour wall to be rebuilt | Coast Times</title></head><body>
+    <header><a href="/">Coast Times</a></header><main><article>
+    <h1>Harbour wall to be rebuilt after winter storms</h1><p class="byline">By Ana Ferreira</p>
+    <p>The council voted on Tuesday to rebuild the harbour's northern wall, which the February storms
+    breached in two places and which has been closed to walkers since then.</p>
+    <p>Work is to start in April and take most of the summer; the fishing fleet will move to the old
+    slipway while the crane barge sits in the channel.</p></article></main></body></html>"""
+
+
+def test_a_title_that_shortens_the_headline_gives_way_to_the_h1_and_the_reader_body_does_not_repeat_it():
+    from pagesieve.extract import extract
+
+    assert meta_of(HARBOUR).title == "Harbour wall to be rebuilt after winter storms"
+    article = extract(HARBOUR)
+    assert article.metadata.title == "Harbour wall to be rebuilt after winter storms"
+    assert "winter storms</h1>" not in article.html and "Harbour wall" not in article.html
+    assert article.html.lstrip().startswith("<div><p>The council voted")
+
+
+def test_an_h1_that_only_shares_two_words_with_the_title_is_not_the_headline():
+    html = """<html><head><title>Breaking news | Coast Times</title></head>
+    <body><h1>Breaking news from the harbour tonight</h1><p>Text.</p></body></html>"""
+    assert meta_of(html).title != "Breaking news from the harbour tonight"
+
+
 def test_byline_from_class_strips_by():
     html = """<html><head><title>A story</title></head><body>
     <h1>A story about things</h1>

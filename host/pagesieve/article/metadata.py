@@ -34,6 +34,7 @@ import lxml.etree
 from pagesieve.article.model import Metadata
 from pagesieve.blocks.segment import BLOCK_TAGS
 from pagesieve.page.model import Page
+from pagesieve.tokens import tokens
 
 __all__ = ["clean_title", "extract_metadata", "guess_language", "normalize_date"]
 
@@ -354,8 +355,18 @@ def clean_title(title: str) -> str:
 _SEPARATOR_CHARS = frozenset("-_|\u2013\u2014\u00bb:\u00b7")
 
 
+MIN_SHORTENED_WORDS = 3
+"""Words the ``<title>``'s headline part must have for an ``<h1>`` that begins with it to be
+taken as the whole headline (two words, "Breaking news", begin too many unrelated headings)."""
+
+
 def _title_from_h1(root, doc_title: str) -> str:
-    """The text of an ``<h1>`` that equals the ``<title>`` or is its headline part.
+    """The text of an ``<h1>`` that equals the ``<title>``, is its headline part, or says that
+    headline whole: ``"Harbour wall to be rebuilt | Coast Times"`` and an ``<h1>`` reading
+    ``"Harbour wall to be rebuilt after winter storms"`` give the ``<h1>`` (newsrooms shorten
+    the ``<title>`` for search results; the reader's header must show the headline, and the
+    body must not repeat it, issue 47). The headline part (:func:`clean_title`) must have
+    :data:`MIN_SHORTENED_WORDS` tokens and begin the ``<h1>``'s tokens.
 
     ``"Headline - Site"`` matches an ``<h1>`` reading ``"Headline"`` (the rest of the title
     must start with a separator); ``"Site | Headline"`` matches ``"Headline"`` when the site
@@ -365,6 +376,7 @@ def _title_from_h1(root, doc_title: str) -> str:
     if not doc_title:
         return ""
     folded = doc_title.casefold()
+    headline = tokens(clean_title(doc_title))
     for count, h1 in enumerate(root.iter("h1")):
         if count >= 10:
             break
@@ -382,6 +394,10 @@ def _title_from_h1(root, doc_title: str) -> str:
             before = folded[: len(folded) - len(low)].rstrip()
             if before[-1:] in _SEPARATOR_CHARS and len(text.split()) > len(before.split()):
                 return text
+        if len(headline) >= MIN_SHORTENED_WORDS:
+            words = tokens(text)
+            if len(words) > len(headline) and words[: len(headline)] == headline:
+                return text  # the <title> shortens the headline: the <h1> says it whole
     return ""
 
 
