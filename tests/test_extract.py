@@ -39,10 +39,12 @@ def test_example_text_keeps_the_article_and_drops_the_noise(article):
         "the first loaves came out of the oven flat",  # the lede
         "Water boils at about 92 °C",
         "Cut the bulk fermentation time by a quarter",  # list item
-        "Left: the sea-level recipe at altitude.",  # figure caption
         "it had to be listened to",  # last paragraph
     ):
         assert wanted in text, wanted
+    # the figure's caption stays with its image in the HTML, and out of the text between paragraphs
+    assert "Left: the sea-level recipe at altitude." not in text
+    assert "<figcaption>Left: the sea-level recipe at altitude." in article.html
     for unwanted in ("Newsletter", "You might also like", "Tried this at 1,800 m", "© 2026", "Advertisement", "Search recipes"):
         assert unwanted not in text, unwanted
 

@@ -180,7 +180,7 @@ def test_table_spans_stay_in_html_and_are_flattened_in_markdown() -> None:
 
 
 def test_fidelity_report_counts_what_the_main_content_holds_and_the_article_keeps(tmp_path: Path) -> None:
-    """The report on a dataset made of fixture pages whose truth is their article's text."""
+    """The report on a dataset made of fixture pages whose truth is their article's HTML as text."""
     dataset = tmp_path / "fixtures"
     (dataset / "pages").mkdir(parents=True)
     (dataset / "truth").mkdir()
@@ -189,7 +189,10 @@ def test_fidelity_report_counts_what_the_main_content_holds_and_the_article_keep
         for case in cases:
             source = (FIXTURES / case / "source.html").read_bytes()
             (dataset / "pages" / f"{case}.html.gz").write_bytes(gzip.compress(source))
-            (dataset / "truth" / f"{case}.txt").write_text(article(case).text, encoding="utf-8")
+            # the truth is what the reader shows: the article's HTML as text, figure captions included
+            # (Article.text leaves captions out; their pictures are main content all the same)
+            shown = "\n".join(lxml_html.fromstring(article(case).html).itertext())
+            (dataset / "truth" / f"{case}.txt").write_text(shown, encoding="utf-8")
             index.write(json.dumps({"id": case, "site": "fieldnotes.example", "url": f"https://fieldnotes.example/{case}",
                                     "lang": "en", "n_chars_truth": 1}) + "\n")
     table = fidelity.dataset_fidelity(fidelity.load_dataset(dataset))

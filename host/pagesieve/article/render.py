@@ -348,7 +348,8 @@ def _sanitiser() -> nh3.Cleaner:
 def caption_blocks(blocks: Sequence[Block]) -> list[bool]:
     """Per block (document order): True for a ``<figcaption>`` block and every block inside one.
     One pass: ``figcaption`` is a block tag, so a block inside a caption has it on its parent
-    chain."""
+    chain. ``blocks``: objects with ``index``, ``tag`` and ``parent`` (a
+    :class:`~pagesieve.blocks.segment.Block` or a :class:`~pagesieve.templates.evidence.BlockFacts`)."""
     out = [False] * len(blocks)
     for b in blocks:
         out[b.index] = b.tag == "figcaption" or (b.parent >= 0 and out[b.parent])

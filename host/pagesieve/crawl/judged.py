@@ -23,8 +23,9 @@ from pathlib import Path
 
 from pagesieve.crawl.output import atomic_path
 
-FORMAT_VERSION = 1
-"""Bumped whenever what a frame holds changes: an older file is then not read."""
+FORMAT_VERSION = 2
+"""Bumped whenever what a frame holds changes: an older file is then not read (2: the facts
+hold each block's parent, for the captions the text leaves out)."""
 
 _FRAME = struct.Struct("<II")
 
