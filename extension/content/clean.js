@@ -7,7 +7,8 @@
 //     reference, timing} or {ok: false, error}; toggle {mode}: as run, the mode off when it is on;
 //   learn: learns the page as a page load does -> {ok, learned, timing} (timed by pagesieve
 //     bench-browser);
-//   state: -> {ok: true, loaded, coldStart, mode, hidden, showing}, what the tests wait on.
+//   state: -> {ok: true, loaded, coldStart, mode, hidden, showing, unlocked}, what the tests wait on
+//     (unlocked: the page's scroll lock is undone).
 "use strict";
 (function () {
   const ps = globalThis.pagesieve.content;
@@ -78,7 +79,11 @@
     if (failed) return failed;
     const reply = answer.reply;
     if (wanted === "reader") await ps.reader.show(reply.article);
-    else ps.hiding.hide(reply.hide, elements, reply.why);
+    else {
+      ps.hiding.hide(reply.hide, elements, reply.why);
+      // a layer over the page was hidden (a modal, its backdrop): the page's scroll lock goes too
+      if ((reply.why || []).some((why) => why && why[0] === "layers")) ps.hiding.unlockScroll();
+    }
     ps.mode = wanted;
     const t2 = performance.now();
     return {
@@ -148,6 +153,7 @@
   // many parts are hidden and whether "Show hidden" shows them (the popup reads the last three).
   ps.on("state", () => ({
     ok: true, loaded, coldStart: coldStartOn, mode: ps.mode, hidden: ps.hiding.count(), showing: ps.hiding.showing(),
+    unlocked: ps.hiding.unlocked(),
   }));
 
   // Firefox 153's WebDriver BiDi may not navigate to an extension page, so a browser test asks

@@ -274,3 +274,39 @@ def page_html(name: str, locked: bool = True) -> str:
     return (f'<!doctype html><html lang="en" {html_attrs}><head><meta charset="utf-8"><title>{TITLE} - Port Elling Gazette</title>'
             f'<meta name="viewport" content="width=device-width"><style>{BASE_CSS}{LOCK_CSS}{fixture.css}</style></head>'
             f'<body {body_attrs}>{fixture.top}{story_html()}{fixture.markup}{script}</body></html>')
+
+
+VISIBLE_LAYERS_JS = """(() => {
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      if (el === document.documentElement || el === document.body || el.localName.startsWith("pagesieve-")) continue;
+      const position = getComputedStyle(el).position;
+      if ((position === "fixed" || position === "sticky") && el.checkVisibility()) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) out.push(el.localName + "." + el.className + ": " + el.textContent.trim().slice(0, 40));
+      }
+    }
+  };
+  walk(document);
+  return out;
+})()"""
+"""Page script: the fixed and sticky elements a person sees (rendered, with a box), the page's
+own ``<html>``, ``<body>`` and pagesieve's elements left out; open shadow roots walked too.
+What "nothing of the layers is visible" checks, in both browsers."""
+
+STORY_TOP_JS = "document.querySelector('article').getBoundingClientRect().top"
+"""Page script: where the story's top is in the viewport (it moves when the page scrolls, whether
+the window or a locked body scrolls)."""
+
+READER_TEXT_JS = """(() => {
+  const host = document.querySelector("pagesieve-reader");
+  return host && host.shadowRoot ? host.shadowRoot.querySelector("article").innerText : null;
+})()"""
+"""Page script: the text of pagesieve's reader view (``null`` when it is not open)."""
+
+
+def overlay_names() -> list[str]:
+    """The fixtures the browser tests open, the issue's news pages first."""
+    return list(FIXTURES)
