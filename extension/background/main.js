@@ -73,6 +73,21 @@ channels.define("testOpenOptions", () => {
   return undefined;
 });
 
+// Consent pop-ups (content/consent.js): the bundled autoconsent library and its rules are put
+// into the asking page's content-script world only when they are needed (a click on hide or
+// reader, or a page load with the option on), not into every page (400 KB).
+channels.define("loadAutoconsent", async (message, sender) => {
+  if (!sender.tab) return { ok: false, error: "not asked from a page" };
+  try {
+    await api.scripting.executeScript({
+      target: { tabId: sender.tab.id, frameIds: [sender.frameId || 0] }, files: ["vendor/autoconsent/autoconsent.js"],
+    });
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: String(error.message || error) };
+  }
+});
+
 // Stream and reader-page ids stay unique when the worker restarts (its counters start again).
 const RUN_PREFIX = "s" + Date.now().toString(36) + "-";
 setUpReaderPages(api, channels, RUN_PREFIX, INSTALL_COMMAND);

@@ -264,13 +264,30 @@ body.s9 { overflow: hidden; position: fixed; top: 0; left: 0; right: 0; }
 """
 
 
+CONSENT_SCRIPT = """document.addEventListener("click", (event) => {
+  const button = event.composedPath().find((e) => e.localName === "button");
+  const said = button ? button.textContent.trim() : "";
+  if (!/^(Reject|Accept|Agree|Allow)/.test(said)) return;
+  document.documentElement.dataset.consent = said.startsWith("Reject") ? "rejected" : "accepted";
+  let next = document.querySelector("footer.foot").nextElementSibling;
+  while (next) { const gone = next; next = next.nextElementSibling; if (gone.localName !== "script") gone.remove(); }
+  for (const el of [document.documentElement, document.body]) { el.removeAttribute("style"); el.classList.remove("modal-open", "s9", "sp-message-open"); }
+}, true);"""
+"""Page script of the consent managers' fixtures: a click on a "Reject ..." or "Accept ..."
+button does what a consent manager does (records the answer on ``<html data-consent>``,
+removes its layers, unlocks the page's scroll), so a test can tell an opt-out from an accept."""
+
+
 def page_html(name: str, locked: bool = True) -> str:
     """The whole page of fixture ``name``: the story with the fixture's layers, its scroll locked
     as the fixture locks it (unless ``locked`` is false)."""
     fixture = FIXTURES[name]
     html_attrs = fixture.lock.get("html", "") if locked else ""
     body_attrs = fixture.lock.get("body", "") if locked else ""
-    script = f"<script>{{\n{fixture.script}\n}}</script>" if fixture.script else ""
+    scripts = [fixture.script] if fixture.script else []
+    if fixture.texts == (CONSENT_TEXT,):
+        scripts.append(CONSENT_SCRIPT)
+    script = "".join(f"<script>{{\n{s}\n}}</script>" for s in scripts)
     return (f'<!doctype html><html lang="en" {html_attrs}><head><meta charset="utf-8"><title>{TITLE} - Port Elling Gazette</title>'
             f'<meta name="viewport" content="width=device-width"><style>{BASE_CSS}{LOCK_CSS}{fixture.css}</style></head>'
             f'<body {body_attrs}>{fixture.top}{story_html()}{fixture.markup}{script}</body></html>')

@@ -35,6 +35,16 @@ def wheel_moves(page) -> bool:
         return False
 
 
+def record(artifacts, browser: str, name: str, how: str, row: dict) -> None:
+    """Add one row of the fixture table (the issue's closing note) to
+    ``tests/artifacts/overlays-BROWSER.jsonl``: the fixture, how it was handled (``layers``: the
+    layer stage alone; ``optout``: autoconsent first) and what was seen."""
+    import json
+
+    with open(artifacts / f"overlays-{browser}.jsonl", "a", encoding="utf-8") as out:
+        out.write(json.dumps({"fixture": name, "how": how, **row}) + "\n")
+
+
 @pytest.fixture
 def open_fixture(chromium_context, serve_page, server):
     """``open_fixture(name)``: the fixture's page, served and opened at 1100 x 600 (the story, alone, is taller), its content
@@ -42,12 +52,15 @@ def open_fixture(chromium_context, serve_page, server):
     # Every fixture holds the same story on one site (127.0.0.1): learned as each page loads,
     # the story would become the site's template by the third page and be hidden as boilerplate.
     # Learning is off for these tests (the options page's setting), as it was before afterwards.
+    # Consent pop-ups are left alone unless a test asks (open_fixture(name, consent)): the
+    # layer stage alone is tested first.
     worker = chromium_context.service_workers[0]
     learn = worker.evaluate("async () => (await chrome.storage.local.get('learn')).learn || null")
     worker.evaluate("async () => chrome.storage.local.set({learn: {'*': false}})")
     opened = []
 
-    def open_(name: str):
+    def open_(name: str, consent: str = "off"):
+        worker.evaluate("async (mode) => chrome.storage.local.set({consent: {mode, onLoad: false}})", consent)
         serve_page(f"/overlay/{name}/", page_html(name))
         page = chromium_context.new_page()
         page.set_viewport_size({"width": 1100, "height": 600})
@@ -66,10 +79,12 @@ def open_fixture(chromium_context, serve_page, server):
     for page in opened:
         page.close()
     worker.evaluate("async (learn) => learn === null ? chrome.storage.local.remove('learn') : chrome.storage.local.set({learn})", learn)
+    worker.evaluate("async () => chrome.storage.local.remove('consent')")
 
 
 @pytest.mark.parametrize("name", list(FIXTURES))
-def test_hide_leaves_no_layer_visible_unlocks_the_wheel_and_off_puts_everything_back(name, open_fixture, chromium_context, run_mode):
+def test_hide_leaves_no_layer_visible_unlocks_the_wheel_and_off_puts_everything_back(name, open_fixture, chromium_context, run_mode,
+                                                                                    artifacts):
     fixture = FIXTURES[name]
     page = open_fixture(name)
     before = page.evaluate(DOM_JS)
@@ -80,6 +95,7 @@ def test_hide_leaves_no_layer_visible_unlocks_the_wheel_and_off_puts_everything_
         page.screenshot(path=str(SCREENSHOTS / f"chromium-overlays-{name}-before.png"))
     hidden = run_mode(page, "hide")
     assert hidden["ok"], hidden
+    assert hidden["consent"] == {"cmp": None, "action": "off"}
     assert page.evaluate(VISIBLE_LAYERS_JS) == []
     text = page.evaluate("document.body.innerText")
     assert all(sentence in text for sentence in STORY)
@@ -89,6 +105,8 @@ def test_hide_leaves_no_layer_visible_unlocks_the_wheel_and_off_puts_everything_
     assert wheel_moves(page), "the wheel does not scroll the page after hide"
     state = chromium_context.pagesieve_send(page, {"type": "pagesieve.state"})
     assert state["unlocked"] == bool(fixture.lock), state
+    record(artifacts, "chromium", name, "layers", {"layers": hidden["layers"],
+                                                  "visible": [], "scrolls": True})
     assert run_mode(page, "off")["ok"]
     assert page.evaluate(DOM_JS) == before
     page.evaluate("window.scrollTo(0, 0)")
@@ -101,3 +119,44 @@ def test_hide_leaves_no_layer_visible_unlocks_the_wheel_and_off_puts_everything_
     assert not [t for t in fixture.texts if t[:40] in shown]
     assert run_mode(page, "off")["ok"]
     assert page.evaluate(DOM_JS) == before
+
+
+CMP_FIXTURES = [name for name, fixture in FIXTURES.items() if fixture.texts == (FIXTURES["onetrust"].texts)]
+
+
+@pytest.mark.parametrize("name", CMP_FIXTURES)
+def test_autoconsent_refuses_where_it_has_a_rule_never_accepts_and_the_layers_go_either_way(name, open_fixture, chromium_context,
+                                                                                           run_mode, artifacts):
+    page = open_fixture(name, consent="optout")
+    hidden = run_mode(page, "hide")
+    assert hidden["ok"], hidden
+    consent = hidden["consent"]
+    answered = page.evaluate("document.documentElement.dataset.consent || null")
+    assert answered != "accepted"
+    assert consent["action"] in ("opted-out", "hidden", "none", "failed"), consent
+    if consent["action"] == "opted-out":
+        assert answered == "rejected", (consent, answered)
+    assert page.evaluate(VISIBLE_LAYERS_JS) == []
+    text = page.evaluate("document.body.innerText")
+    assert all(sentence in text for sentence in STORY)
+    assert FIXTURES[name].texts[0][:40] not in text
+    assert wheel_moves(page)
+    record(artifacts, "chromium", name, "optout", {"consent": consent, "answered": answered,
+                                                    "layers": hidden["layers"],
+                                                    "visible": [], "scrolls": True})
+    assert run_mode(page, "off")["ok"]
+    assert page.evaluate("document.querySelectorAll('[data-ps-hidden]').length") == 0
+    assert "!important" not in (page.evaluate("document.body.getAttribute('style')") or "")
+
+
+@pytest.mark.parametrize("name", ["onetrust", "didomi", "cookieyes", "complianz"])
+def test_only_hide_answers_nothing_and_off_puts_the_pop_up_back(name, open_fixture, run_mode):
+    page = open_fixture(name, consent="hide")
+    before = page.evaluate(DOM_JS)
+    hidden = run_mode(page, "hide")
+    assert hidden["ok"] and hidden["consent"]["action"] == "hidden", hidden
+    assert page.evaluate("document.documentElement.dataset.consent || null") is None  # nothing was clicked
+    assert page.evaluate(VISIBLE_LAYERS_JS) == []
+    assert run_mode(page, "off")["ok"]
+    assert page.evaluate(DOM_JS) == before
+    assert page.evaluate(VISIBLE_LAYERS_JS)  # the pop-up is back, unanswered
