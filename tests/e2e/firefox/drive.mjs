@@ -17,7 +17,8 @@
 // then "Show hidden" (the popup's message): the labels, Tab, the picker's reason on the element
 // holding note, Esc (picker), Esc (Show hidden), and whether the page is as it was hidden.
 // PLAN.overlays (optional, issue 48): {fixtures: [{name, url, texts, lock, shot}], story, js:
-// {visible, top, reader, dom}}: each page at 1100 x 600 with learning off; the layers shown
+// {visible, top, reader, dom}, consent: the consent option's mode (default "off")}: each page at
+// 1100 x 600 with learning off; the page's recorded consent answer after "hide" (answered); the layers shown
 // before and after "hide", whether the wheel scrolls the page before, after and after "off", the
 // DOM before and after "off", the visible text, the reader's text (screenshots where shot names a file).
 // PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
@@ -128,7 +129,7 @@ try {
   }
   if (plan.overlays) {
     const o = plan.overlays;
-    await control.evaluate(() => browser.storage.local.set({ learn: { "*": false } }));
+    await control.evaluate((mode) => browser.storage.local.set({ learn: { "*": false }, consent: { mode, onLoad: false } }), o.consent || "off");
     out.overlays = [];
     for (const f of o.fixtures) {
       const page = await browser.newPage();
@@ -150,6 +151,7 @@ try {
       if (f.lock) r.wheelBefore = await wheelMoves();
       if (f.shot) await page.screenshot({ path: `${f.shot}-before.png` });
       r.hide = await run(f.url, "hide");
+      r.answered = await page.evaluate(() => document.documentElement.dataset.consent || null);
       r.layersAfter = await page.evaluate(o.js.visible);
       r.textHidden = await page.evaluate(() => document.body.innerText);
       if (f.shot) await page.screenshot({ path: `${f.shot}-after.png` });
@@ -166,7 +168,7 @@ try {
       out.overlays.push(r);
       await page.close();
     }
-    await control.evaluate(() => browser.storage.local.remove("learn"));
+    await control.evaluate(() => browser.storage.local.remove(["learn", "consent"]));
   }
   if (plan.coldStart) {
     const c = plan.coldStart;
