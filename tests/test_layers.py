@@ -34,14 +34,14 @@ GEOMETRY = {
 
 def _snapshot(html: str, layers: dict[str, tuple], names: dict[str, str] = ANONYMOUS) -> tuple[dict, dict[str, int]]:
     """A version-1 snapshot of ``html`` with ``layers`` (part name -> geometry) on the elements of
-    class ``names[part]``; the node ids of those elements by part."""
+    class (or id) ``names[part]``; the node ids of those elements by part."""
     snapshot = page_to_snapshot(parse_html(html, url="https://gazette.example/news/wall"))
     snapshot["viewport"] = {"width": VIEWPORT[0], "height": VIEWPORT[1]}
     ids = {}
     for node in snapshot["nodes"]:
-        cls = (node.get("a") or {}).get("class")
+        attrs = node.get("a") or {}
         for part, name in names.items():
-            if part in layers and cls == name and part not in ids:
+            if part in layers and name in (attrs.get("class"), attrs.get("id")) and part not in ids:
                 ids[part] = node["i"]
     flat = []
     for part, (position, z, share, x, y, w, h) in layers.items():
@@ -142,3 +142,19 @@ def test_layers_are_read_as_sent():
         2: ("fixed", None, 0.25, -3, 50), 3: ("sticky", -1, 0.0, 0, 0)}
     assert parse_snapshot(page_to_snapshot(parse_html("<p>x</p>"))).layers is None
     assert etree.tostring(page.root).count(NODE_ID_ATTR.encode()) > 0
+
+
+def test_a_wrapper_that_holds_only_a_banner_and_its_backdrop_is_hidden_once_for_the_layers_in_it():
+    from pagesieve.explain import hidden_reasons
+    from pagesieve.extract import verdict_ids
+
+    names = {"banner": "onetrust-banner-sdk", "backdrop": "onetrust-pc-dark-filter", "wrapper": "onetrust-consent-sdk"}
+    snapshot, ids = _snapshot(page_html("onetrust"), {"banner": GEOMETRY["consent"], "backdrop": GEOMETRY["backdrop"]}, names)
+    analysis, keep = _judged(snapshot)
+    assert sorted(n for n, _r in analysis.hidden_layers) == sorted(ids.values())
+    hide = verdict_ids(analysis.blocks, keep)[1]
+    why = [r.compact() if r else None for r in hidden_reasons(analysis, keep)]
+    merged, reasons = hidden_with_layers(hide, why, analysis.hidden_layers, analysis.layers)
+    wrapper = int(next(e for e in parse_snapshot(snapshot).root.iter() if e.get("id") == names["wrapper"]).get(NODE_ID_ATTR))
+    assert wrapper in merged and not set(ids.values()) & set(merged)
+    assert reasons[merged.index(wrapper)][0] == "layers"

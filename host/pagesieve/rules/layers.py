@@ -179,11 +179,16 @@ def hidden_with_layers(hide: list[int], why: list, layers: list[tuple[int, Remov
                        found: list[PageLayer]) -> tuple[list[int], list]:
     """The ``hide`` and ``why`` lists of a ``clean`` reply (node ids; their reasons, compact or
     ``None``) with the noise ``layers`` (:func:`judge_layers`) added: each layer's node id and
-    reason, after the ids that are not inside a noise layer (those go with their layer)."""
+    reason, after the ids that are not inside a noise layer (those go with their layer); a layer
+    inside an element the list hides already is not listed again."""
     if not layers:
         return hide, why
     ids = {node_id for node_id, _r in layers}
     inside = frozenset().union(*(f.inside for f in found if f.node_id in ids))
     kept = [(n, w) for n, w in zip(hide, why) if n not in inside]
-    kept.extend((node_id, removal.compact()) for node_id, removal in layers)
+    listed = {n for n, _w in kept}
+    around = {f.node_id: f.around for f in found}
+    # a layer whose enclosing block is hidden already (a consent manager's wrapper that holds
+    # only its banner and backdrop) goes with that block
+    kept.extend((node_id, removal.compact()) for node_id, removal in layers if not around[node_id] & listed)
     return [n for n, _w in kept], [w for _n, w in kept]
