@@ -30,6 +30,7 @@ from pagesieve.removal import Removal, RemovalLog
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.headline import headline_block
 from pagesieve.rules.layers import PageLayer, find_layers, judge_layers
+from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
 from pagesieve.rules.unrendered import drop_unrendered_templates
@@ -168,7 +169,7 @@ class _FirstPassReasons:
         return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
-SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates")
+SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates", "notices")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -180,8 +181,9 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     boilerplate labels and unrendered templates are dropped
     (:func:`~pagesieve.rules.comments.drop_comment_sections`,
     :func:`~pagesieve.rules.labels.drop_boilerplate_labels`,
-    :func:`~pagesieve.rules.unrendered.drop_unrendered_templates`; each drop logged in
-    ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
+    :func:`~pagesieve.rules.unrendered.drop_unrendered_templates`, and consent notices and
+    newsletter offers outside the main region, :func:`~pagesieve.rules.notices.drop_notices`;
+    each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run."""
     log = analysis.removals
     if "headline" not in skip:
@@ -196,6 +198,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_boilerplate_labels(analysis.blocks, keep, log)
     if "templates" not in skip:
         drop_unrendered_templates(analysis.blocks, keep, log)
+    if "notices" not in skip:
+        drop_notices(analysis.blocks, keep, log)
 
 
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:

@@ -76,3 +76,8 @@ test("a layer over the page: its shape, position and the share of the screen it 
   assert.equal(reasonText({ stage: "layers", rule: "modal", evidence: { position: "fixed", share: 0.2 } }),
     "a pop-up over the page, fixed, 20% of the screen");
 });
+
+test("a consent notice or a newsletter offer read from the page's words", () => {
+  assert.equal(reasonText(["post-rule", "consent-notice", { words: ["cookies", "partners", "your device"] }]), "a cookie or consent notice");
+  assert.equal(reasonText(["post-rule", "newsletter-offer", { words: ["inbox", "subscribe"] }]), "a newsletter offer");
+});
