@@ -180,15 +180,21 @@ def hidden_with_layers(hide: list[int], why: list, layers: list[tuple[int, Remov
     """The ``hide`` and ``why`` lists of a ``clean`` reply (node ids; their reasons, compact or
     ``None``) with the noise ``layers`` (:func:`judge_layers`) added: each layer's node id and
     reason, after the ids that are not inside a noise layer (those go with their layer); a layer
-    inside an element the list hides already is not listed again."""
+    inside an element the list hides already is not listed again, and that element is then
+    hidden for the layer's reason (the content script undoes a scroll lock for a layer's sake)."""
     if not layers:
         return hide, why
     ids = {node_id for node_id, _r in layers}
     inside = frozenset().union(*(f.inside for f in found if f.node_id in ids))
-    kept = [(n, w) for n, w in zip(hide, why) if n not in inside]
-    listed = {n for n, _w in kept}
+    kept = [[n, w] for n, w in zip(hide, why) if n not in inside]
+    position = {n: k for k, (n, _w) in enumerate(kept)}
     around = {f.node_id: f.around for f in found}
-    # a layer whose enclosing block is hidden already (a consent manager's wrapper that holds
-    # only its banner and backdrop) goes with that block
-    kept.extend((node_id, removal.compact()) for node_id, removal in layers if not around[node_id] & listed)
+    for node_id, removal in layers:
+        enclosing = [position[n] for n in around[node_id] if n in position]
+        if not enclosing:
+            kept.append([node_id, removal.compact()])
+        elif not (kept[enclosing[0]][1] or [None])[0] == "layers":
+            # a block that is hidden already holds the layer (a consent manager's wrapper of its
+            # banner and backdrop): the layer goes with it, and it is hidden for the layer
+            kept[enclosing[0]][1] = removal.compact()
     return [n for n, _w in kept], [w for _n, w in kept]
