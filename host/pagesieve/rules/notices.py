@@ -70,6 +70,13 @@ def drop_notices(blocks: list[Block], keep: list[bool], log: RemovalLog | None =
     returns how many. The same words inside the main region are the article's (a story about
     consent, a newsletter's own archive page) and stay. Each drop is logged in ``log`` as
     post-rule ``"consent-notice"`` or ``"newsletter-offer"`` with ``words``.
+
+    Measured (``pagesieve-dev eval`` of the eight datasets' held-out splits, 2026-11-27, against
+    the commit before it): F1 unchanged on big9, daniel, l3s_gn1 and zh_cwced, up on dragnet
+    (+0.0003), readability (+0.0003), cleaneval and wcxb_dev (+0.0001); recall 0.00008 lower on
+    wcxb_dev alone. On 480 sampled pages (60 per dataset, seed 1) it dropped 5 blocks: 3
+    newsletter offers, 1 consent notice, and a band's "sign up to their newsletter" line in
+    cleaneval.
     """
     region = main_region(blocks, keep)
     if region is None:
