@@ -160,3 +160,13 @@ def test_only_hide_answers_nothing_and_off_puts_the_pop_up_back(name, open_fixtu
     assert run_mode(page, "off")["ok"]
     assert page.evaluate(DOM_JS) == before
     assert page.evaluate(VISIBLE_LAYERS_JS)  # the pop-up is back, unanswered
+
+
+def test_with_the_option_on_a_consent_pop_up_is_refused_as_the_page_loads(open_fixture, chromium_context):
+    worker = chromium_context.service_workers[0]
+    page = open_fixture("onetrust", consent="optout")
+    assert page.evaluate("document.documentElement.dataset.consent || null") is None  # option off: nothing on load
+    worker.evaluate("async () => chrome.storage.local.set({consent: {mode: 'optout', onLoad: true}})")
+    page.reload()
+    page.wait_for_function("document.documentElement.dataset.consent === 'rejected'", timeout=15000)
+    assert page.evaluate(VISIBLE_LAYERS_JS) == []  # the consent manager's own script took its banner away
