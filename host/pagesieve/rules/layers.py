@@ -29,21 +29,23 @@ from pagesieve.page.model import NODE_ID_ATTR, Layer, Page
 from pagesieve.removal import Removal, RemovalLog
 
 EDGE_PX = 24
-"""A layer within this many CSS px of the viewport's top or bottom edge sits on that edge (a
-banner with a margin of its own: OneTrust's and Cookiebot's bottom bars leave 0-20 px). Names
-the shape only: the verdict does not depend on it."""
+"""A layer within this many CSS px of the viewport's edge sits on that edge: a banner or a
+bubble with a margin of its own (the fixtures' cards leave 16-24 px, tests/e2e/overlays.py).
+Names the shape only (:func:`shape`, the reason a person reads): no verdict depends on it, so it
+needs no measurement."""
 
 TEXTLESS_CHARS = 3
 """A layer with fewer text characters than this says nothing (a backdrop, a dimmed screen; a
-close button's "×" is one). Names the shape only."""
+close button's "×" is one). Names the shape only, like :data:`EDGE_PX`."""
 
 WIDE_SHARE = 0.9
 """A layer at least this share of the viewport's width spans it (a bar along an edge; the rest
-is the page's scroll bar and a margin). Names the shape only."""
+is the page's scroll bar and a margin). Names the shape only, like :data:`EDGE_PX`."""
 
 COVERS_SHARE = 0.5
 """A layer covering at least this share of the viewport's area covers the page (a backdrop, a
-full-screen overlay): more of the screen is the layer than the page. Names the shape only."""
+full-screen overlay): more of the screen is the layer than the page. Names the shape only, like
+:data:`EDGE_PX`."""
 
 SHAPES = ("backdrop", "sticky-bar", "edge-banner", "overlay", "floating", "modal")
 """The rule names of stage ``"layers"`` (:func:`shape`)."""

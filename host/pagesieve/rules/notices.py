@@ -37,9 +37,10 @@ SIGN_UP_RE = re.compile(r"\b(?:sign[- ]?up|subscribe|get (?:it|them|the \w+)|del
 """What a newsletter offer asks of the reader."""
 
 MAX_NOTICE_CHARS = 600
-"""The longest own text judged a notice: consent notices in the fixtures and the CMPs' default
-texts run 100-450 characters; a paragraph of an article about consent runs longer, and a block
-so long is left to the classifier."""
+"""The longest own text judged a notice. The notices this rule found on 480 sampled held-out
+pages ran 63-456 characters (the longest: medicalnewstoday's consent notice in readability, 456),
+the fixtures' 62-113; 600 leaves a third more room for a longer notice, and a longer block
+(a paragraph of an article about consent) is left to the classifier."""
 
 
 def notice_kind(text: str) -> tuple[str, list[str]] | None:
