@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from .overlays import FIXTURES, READER_TEXT_JS, STORY, STORY_TOP_JS, VISIBLE_LAYERS_JS, page_html
-from .conftest import REPO
+from .conftest import ARTIFACTS
 
-SCREENSHOTS = REPO / "docs" / "screenshots"
-"""Where the before/after pictures of the issue's news pages go (committed: the closing note shows them)."""
+SCREENSHOTS = ARTIFACTS
+"""Where the before/after pictures of the overlay pages go (tests/artifacts/; those of the
+issue's closing note are copies in docs/screenshots/)."""
 
 SHOT_FIXTURES = ("news-named", "news-anonymous", "onetrust-anonymous")
 
