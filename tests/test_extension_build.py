@@ -95,8 +95,11 @@ def test_bundled_autoconsent_is_the_pinned_one_with_its_rules_and_licence():
     assert "Mozilla Public License Version 2.0" in (REPO / "extension/vendor/autoconsent/LICENSE").read_text()
     bundle = (REPO / "extension/vendor/autoconsent/autoconsent.js").read_text()
     assert "globalThis.pagesieveAutoconsent = { AutoConsent, filterCompactRules" in bundle and "\nexport {" not in bundle
+    snippets = (REPO / "extension/vendor/autoconsent/snippets.js").read_text()
+    assert snippets.count("\nexport const snippets = {") == 1 and "EVAL_COOKIEBOT_3: () =>" in snippets
     if (REPO / "node_modules/@duckduckgo/autoconsent").is_dir():
         assert bundle == build_extension.autoconsent_bundle(REPO / "node_modules/@duckduckgo/autoconsent")
+        assert snippets == build_extension.autoconsent_snippets(REPO / "node_modules/@duckduckgo/autoconsent")
 
 
 def test_vendored_readability_is_the_pinned_one_with_its_licence():

@@ -164,6 +164,24 @@ def autoconsent_bundle(installed: Path) -> str:
             "  rules: " + json.dumps(rules, separators=(",", ":"), ensure_ascii=False) + " };\n})();\n")
 
 
+def autoconsent_snippets(installed: Path) -> str:
+    """The ES module of autoconsent's page snippets (``export const snippets``), for the
+    background: the functions some rules run in the page's own world to ask its consent manager's
+    script (``window.Cookiebot.withdraw()``). Cut from dist/autoconsent.esm.js (its top-level
+    ``var snippets = {...};``); each is run by its name alone (content/consent.js), never as text
+    a page could send. Raises BuildError when the block is not found."""
+    import re
+
+    module = (installed / "dist/autoconsent.esm.js").read_text(encoding="utf-8")
+    found = re.search(r"^var snippets = \{\n.*?^\};\n", module, re.M | re.S)
+    if found is None:
+        raise BuildError(f"{AUTOCONSENT}: no top-level 'var snippets = {{...}};' in dist/autoconsent.esm.js")
+    version = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
+    return (f"// {AUTOCONSENT} {version} (MPL-2.0): its page snippets, cut from dist/autoconsent.esm.js by\n"
+            "// tools/build_extension.py --vendor. Do not edit.\n"
+            "export const " + found.group(0)[len("var "):])
+
+
 def check_autoconsent(repo: Path = REPO) -> str:
     """The bundled autoconsent is the version package.json pins (and, after `npm ci`, the bundle
     :func:`autoconsent_bundle` makes of node_modules' copy); returns that version. Raises
@@ -178,19 +196,23 @@ def check_autoconsent(repo: Path = REPO) -> str:
         got = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
         if got != pinned:
             raise BuildError(f"node_modules has {AUTOCONSENT} {got}, package.json pins {pinned}: run npm ci")
-        if (vendored / "autoconsent.js").read_text(encoding="utf-8") != autoconsent_bundle(installed):
-            raise BuildError("extension/vendor/autoconsent/autoconsent.js differs from node_modules': run tools/build_extension.py --vendor")
+        for name, made in (("autoconsent.js", autoconsent_bundle), ("snippets.js", autoconsent_snippets)):
+            if (vendored / name).read_text(encoding="utf-8") != made(installed):
+                raise BuildError(f"extension/vendor/autoconsent/{name} differs from node_modules': run tools/build_extension.py --vendor")
     return pinned
 
 
 def vendor_autoconsent(repo: Path = REPO) -> None:
-    """Bundle autoconsent from node_modules/ into extension/vendor/autoconsent/ (with its licence)."""
+    """Bundle autoconsent from node_modules/ into extension/vendor/autoconsent/: the content
+    script (:func:`autoconsent_bundle`), the background's page snippets
+    (:func:`autoconsent_snippets`) and its licence."""
     installed = repo / "node_modules" / AUTOCONSENT
     if not installed.is_dir():
         raise BuildError(f"node_modules/{AUTOCONSENT} is missing: run npm ci first")
     target = repo / "extension/vendor/autoconsent"
     target.mkdir(parents=True, exist_ok=True)
     (target / "autoconsent.js").write_text(autoconsent_bundle(installed), encoding="utf-8")
+    (target / "snippets.js").write_text(autoconsent_snippets(installed), encoding="utf-8")
     shutil.copyfile(installed / "LICENSE", target / "LICENSE")
     got = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
     (target / "VERSION").write_text(got + "\n", encoding="utf-8")

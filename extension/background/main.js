@@ -9,6 +9,7 @@ import { HOST, createHostPort } from "./port.js";
 import { prepare } from "./requests.js";
 import { setUpMenus } from "./menus.js";
 import { setUpReaderPages } from "./reader-pages.js";
+import { snippets as consentSnippets } from "../vendor/autoconsent/snippets.js";
 
 const { platform, createChannels } = globalThis.pagesieve;
 const api = platform.api;
@@ -83,6 +84,22 @@ channels.define("loadAutoconsent", async (message, sender) => {
       target: { tabId: sender.tab.id, frameIds: [sender.frameId || 0] }, files: ["vendor/autoconsent/autoconsent.js"],
     });
     return { ok: true };
+  } catch (error) {
+    return { ok: false, error: String(error.message || error) };
+  }
+});
+
+// A rule of autoconsent that asks the page's consent manager script itself (window.Cookiebot
+// ...): the snippet named snippetId, one of the bundled library's own, is run in the page's world
+// (never code sent as text). Answers {ok: true, result: boolean}; any failure {ok: false, error}.
+channels.define("autoconsentEval", async (message, sender) => {
+  const snippet = Object.hasOwn(consentSnippets, message.snippetId) ? consentSnippets[message.snippetId] : null;
+  if (!sender.tab || !snippet) return { ok: false, error: "no such snippet" };
+  try {
+    const [done] = await api.scripting.executeScript({
+      target: { tabId: sender.tab.id, frameIds: [sender.frameId || 0] }, world: "MAIN", func: snippet,
+    });
+    return { ok: true, result: Boolean(done && done.result) };
   } catch (error) {
     return { ok: false, error: String(error.message || error) };
   }

@@ -58,9 +58,12 @@
       const send = async (message) => {
         switch (message.type) {
           case "eval":
-            // rules that read the page's own scripts (its consent API) get no answer: they fail,
-            // and the pop-up is hidden instead (no code runs in the page's world)
-            setTimeout(() => instance.receiveMessageCallback({ type: "evalResp", id: message.id, result: false }), 0);
+            // a rule that asks the page's consent manager script (window.Cookiebot ...): the
+            // background runs that snippet of the library, by name, in the page's world; without
+            // an answer it counts as false (the rule fails, the pop-up is hidden instead)
+            ps.api.runtime.sendMessage({ type: "pagesieve.autoconsentEval", snippetId: message.snippetId })
+              .then((answer) => Boolean(answer && answer.ok && answer.result), () => false)
+              .then((result) => instance.receiveMessageCallback({ type: "evalResp", id: message.id, result }));
             break;
           case "popupFound":
             cmp = message.cmp;

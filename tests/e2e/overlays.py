@@ -164,7 +164,12 @@ class="CybotCookiebotDialogActive" lang="en"><div id="CybotCookiebotDialogBody">
 <div id="CybotCookiebotDialogBodyContentText">{CONSENT_TEXT}</div></div><div id="CybotCookiebotDialogFooter">
 {REJECT.format('id="CybotCookiebotDialogBodyButtonDecline"')} <button id="CybotCookiebotDialogBodyLevelButtonLevelOptinAllowallSelection">Allow selection</button>
 <button id="CybotCookiebotDialogBodyLevelButtonLevelOptinAllowAll">Allow all</button></div></div>""",
-        f"#CybotCookiebotDialog {{ {CENTER} }} #CybotCookiebotDialogBodyUnderlay {{ {SCREEN} }}", "Cybotcookiebot"),
+        f"#CybotCookiebotDialog {{ {CENTER} }} #CybotCookiebotDialogBodyUnderlay {{ {SCREEN} }}", "Cybotcookiebot",
+        # Cookiebot's script API, which autoconsent's rule asks in the page's own world
+        script="""window.Cookiebot = { hasResponse: false, declined: false, dialog: { visible: true },
+  withdraw() { this.declined = this.hasResponse = true; window.fixtureAnswer("rejected"); },
+  submitCustomConsent() { this.hasResponse = true; window.fixtureAnswer("accepted"); },
+  hide() { this.dialog.visible = false; } };"""),
     "didomi": _cmp(
         f"""<div id="didomi-host" class="didomi-host"><div id="didomi-notice" class="didomi-notice-banner didomi-popup-notice"
 role="region" aria-label="Cookie notice"><div class="didomi-notice-text">{CONSENT_TEXT}</div><div class="didomi-buttons">
@@ -264,18 +269,21 @@ body.s9 { overflow: hidden; position: fixed; top: 0; left: 0; right: 0; }
 """
 
 
-CONSENT_SCRIPT = """document.addEventListener("click", (event) => {
-  const button = event.composedPath().find((e) => e.localName === "button");
-  const said = button ? button.textContent.trim() : "";
-  if (!/^(Reject|Accept|Agree|Allow)/.test(said)) return;
-  document.documentElement.dataset.consent = said.startsWith("Reject") ? "rejected" : "accepted";
+CONSENT_SCRIPT = """window.fixtureAnswer = (answer) => {
+  document.documentElement.dataset.consent = answer;
   let next = document.querySelector("footer.foot").nextElementSibling;
   while (next) { const gone = next; next = next.nextElementSibling; if (gone.localName !== "script") gone.remove(); }
   for (const el of [document.documentElement, document.body]) { el.removeAttribute("style"); el.classList.remove("modal-open", "s9", "sp-message-open"); }
+};
+document.addEventListener("click", (event) => {
+  const button = event.composedPath().find((e) => e.localName === "button");
+  const said = button ? button.textContent.trim() : "";
+  if (/^(Reject|Accept|Agree|Allow)/.test(said)) window.fixtureAnswer(said.startsWith("Reject") ? "rejected" : "accepted");
 }, true);"""
 """Page script of the consent managers' fixtures: a click on a "Reject ..." or "Accept ..."
-button does what a consent manager does (records the answer on ``<html data-consent>``,
-removes its layers, unlocks the page's scroll), so a test can tell an opt-out from an accept."""
+button (or a call of a manager's script API, ``fixtureAnswer``) does what a consent manager does
+(records the answer on ``<html data-consent>``, removes its layers, unlocks the page's scroll),
+so a test can tell an opt-out from an accept."""
 
 
 def page_html(name: str, locked: bool = True) -> str:

@@ -29,7 +29,7 @@ function page(consent, script) {
   const ps = context.pagesieve.content;
   ps.addPageStyle = (rule) => { styles.push(rule); return rule; };
   ps.removePageStyle = (rule) => { styles.splice(styles.indexOf(rule), 1); };
-  return { ps, made, styles };
+  return { ps, made, styles, browser };
 }
 
 const found = { type: "popupFound", cmp: "Acme CMP" };
@@ -66,10 +66,15 @@ test("off: the library is not even made; no pop-up found: none", async () => {
   assert.deepEqual(plain(await none.ps.consent.answer()), { cmp: null, action: "none" });
 });
 
-test("a rule that asks to run code in the page gets false: no code of the page's world is run", async () => {
-  const { ps, made } = page({ mode: "optout" }, [{ type: "eval", id: "e1", code: "window.Cookiebot.decline()" }, { type: "report", state: { lifecycle: "nothingDetected" } }]);
+test("a rule that asks the page's own script is answered by the background, by the snippet's name alone", async () => {
+  const { ps, made, browser } = page({ mode: "optout" }, [
+    { type: "eval", id: "e1", code: "window.Cookiebot.withdraw()", snippetId: "EVAL_COOKIEBOT_3" },
+    { type: "report", state: { lifecycle: "nothingDetected" } }]);
   await ps.consent.answer();
   await new Promise((r) => setTimeout(r, 5));
+  const asked = browser.calls.filter(([name]) => name === "runtime.sendMessage").map(([, message]) => plain(message));
+  assert.deepEqual(asked.at(-1), { type: "pagesieve.autoconsentEval", snippetId: "EVAL_COOKIEBOT_3" });  // no code text
+  // the stand-in background gives no answer: the rule's question counts as false
   assert.deepEqual(plain(made[0].received), [{ type: "evalResp", id: "e1", result: false }]);
 });
 
