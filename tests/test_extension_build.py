@@ -97,11 +97,33 @@ def test_the_chromium_zip_is_the_extension_the_host_admits(tmp_path):
     assert manifest_files(manifest) | {"pages/reader.html", "pages/reader.js", "vendor/readability/Readability.js", "vendor/readability/LICENSE.md"} <= names
     # the background's modules and the pages' scripts are in the zip, and nothing else of ours is
     assert {"background/port.js", "platform.js", "pages/reader.css", "vendor/readability/Readability.js"} <= loaded <= names
-    assert names - loaded - icons == {"manifest.json", "vendor/readability/LICENSE.md", "vendor/readability/README.md", "vendor/readability/VERSION"}
+    # autoconsent is put into a page by the background when a page needs it (scripting.executeScript)
+    assert '"vendor/autoconsent/autoconsent.js"' in z_background(zip_path)
+    assert names - loaded - icons == {"manifest.json", "vendor/readability/LICENSE.md", "vendor/readability/README.md", "vendor/readability/VERSION",
+                                      "vendor/autoconsent/autoconsent.js", "vendor/autoconsent/LICENSE", "vendor/autoconsent/VERSION"}
     assert not any(n.startswith(("node_modules", ".")) for n in names)
     # the same tree gives the same bytes
     (again,) = build_extension.build(tmp_path / "again", chromium_only=True)
     assert again.read_bytes() == zip_path.read_bytes()
+
+
+def z_background(zip_path) -> str:
+    """The background script of a built zip, as text."""
+    with zipfile.ZipFile(zip_path) as z:
+        return z.read("background/main.js").decode("utf-8")
+
+
+def test_bundled_autoconsent_is_the_pinned_one_with_its_rules_and_licence():
+    pinned = json.loads((REPO / "package.json").read_text())["dependencies"]["@duckduckgo/autoconsent"]
+    assert build_extension.check_autoconsent() == pinned
+    assert "Mozilla Public License Version 2.0" in (REPO / "extension/vendor/autoconsent/LICENSE").read_text()
+    bundle = (REPO / "extension/vendor/autoconsent/autoconsent.js").read_text()
+    assert "globalThis.pagesieveAutoconsent = { AutoConsent, filterCompactRules" in bundle and "\nexport {" not in bundle
+    snippets = (REPO / "extension/vendor/autoconsent/snippets.js").read_text()
+    assert snippets.count("\nexport const snippets = {") == 1 and "EVAL_COOKIEBOT_3: () =>" in snippets
+    if (REPO / "node_modules/@duckduckgo/autoconsent").is_dir():
+        assert bundle == build_extension.autoconsent_bundle(REPO / "node_modules/@duckduckgo/autoconsent")
+        assert snippets == build_extension.autoconsent_snippets(REPO / "node_modules/@duckduckgo/autoconsent")
 
 
 def test_vendored_readability_is_the_pinned_one_with_its_licence():

@@ -12,8 +12,9 @@ background's "type": "module" (background/main.js imports its modules). The geck
 Chromium key stay fixed (pagesieve.native.install.GECKO_ID and EXTENSION_KEY: the host manifests
 admit exactly these). Before building it checks that the host (pyproject.toml), the extension
 (manifest.json) and package.json carry one version, and that the vendored Readability
-(extension/vendor/readability/) is the one package.json pins; then `web-ext lint` on the Firefox
-copy must report 0 errors.
+(extension/vendor/readability/) and the bundled @duckduckgo/autoconsent with its rules
+(extension/vendor/autoconsent/, made from node_modules: nothing is fetched at run time) are the
+ones package.json pins; then `web-ext lint` on the Firefox copy must report 0 errors.
 
 The icons are made here too, from the one source extension/icons/pagesieve.svg: the PNGs
 (16, 32, 48 and 128 px, and each state of the toolbar button) are rendered into each browser's
@@ -22,8 +23,8 @@ is kept in the repository. --icons renders them into extension/icons/ alone, for
 unpacked extension/ folder (the browser tests do it; git ignores them).
 
 --chromium-only builds the zip alone (no web-ext: the tests that load it in Chromium; Node and
-`npm ci` still, for the icons); --lint-only lints; --vendor first copies Readability from
-node_modules/ (after `npm ci`).
+`npm ci` still, for the icons); --lint-only lints; --vendor first copies Readability and bundles
+autoconsent from node_modules/ (after `npm ci`).
 Exit status 1 with one line on standard error when a check fails.
 """
 
@@ -44,6 +45,10 @@ REPO = Path(__file__).resolve().parents[1]
 EXTENSION = REPO / "extension"
 READABILITY = ("Readability.js", "LICENSE.md")
 """The files of npm @mozilla/readability vendored into extension/vendor/readability/."""
+
+AUTOCONSENT = "@duckduckgo/autoconsent"
+"""The npm package that answers consent pop-ups (content/consent.js); bundled into
+extension/vendor/autoconsent/autoconsent.js by :func:`autoconsent_bundle`."""
 
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 """Every zip entry gets this time, so that one tree always gives the same bytes."""
@@ -160,6 +165,81 @@ def vendor(repo: Path = REPO) -> None:
     (target / "VERSION").write_text(got + "\n", encoding="utf-8")
 
 
+def autoconsent_bundle(installed: Path) -> str:
+    """The content script that carries autoconsent, made from its npm package at ``installed``:
+    its ES module build (dist/autoconsent.esm.js, which imports nothing) with the closing export
+    list replaced by ``globalThis.pagesieveAutoconsent = {AutoConsent, filterCompactRules,
+    rules}``, ``rules`` its compact rule set (rules/compact-rules.json), all in one function
+    scope. Raises BuildError when the module's shape is not the one this expects."""
+    import re
+
+    version = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
+    module = (installed / "dist/autoconsent.esm.js").read_text(encoding="utf-8")
+    exports = re.search(r"\nexport \{[^}]*\};?\s*$", module)
+    if exports is None or re.search(r"^\s*import\b", module, re.M) or "AutoConsent as default" not in exports.group(0):
+        raise BuildError(f"{AUTOCONSENT} {version}: dist/autoconsent.esm.js is not one module with a closing export list")
+    rules = json.loads((installed / "rules/compact-rules.json").read_text(encoding="utf-8"))
+    return (f"// {AUTOCONSENT} {version} (MPL-2.0, LICENSE beside this file), bundled by tools/build_extension.py\n"
+            "// --vendor from node_modules: dist/autoconsent.esm.js and rules/compact-rules.json. Do not edit.\n"
+            "(function () {\n\"use strict\";\n" + module[:exports.start()] + "\n"
+            "globalThis.pagesieveAutoconsent = { AutoConsent, filterCompactRules, version: " + json.dumps(version) + ",\n"
+            "  rules: " + json.dumps(rules, separators=(",", ":"), ensure_ascii=False) + " };\n})();\n")
+
+
+def autoconsent_snippets(installed: Path) -> str:
+    """The ES module of autoconsent's page snippets (``export const snippets``), for the
+    background: the functions some rules run in the page's own world to ask its consent manager's
+    script (``window.Cookiebot.withdraw()``). Cut from dist/autoconsent.esm.js (its top-level
+    ``var snippets = {...};``); each is run by its name alone (content/consent.js), never as text
+    a page could send. Raises BuildError when the block is not found."""
+    import re
+
+    module = (installed / "dist/autoconsent.esm.js").read_text(encoding="utf-8")
+    found = re.search(r"^var snippets = \{\n.*?^\};\n", module, re.M | re.S)
+    if found is None:
+        raise BuildError(f"{AUTOCONSENT}: no top-level 'var snippets = {{...}};' in dist/autoconsent.esm.js")
+    version = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
+    return (f"// {AUTOCONSENT} {version} (MPL-2.0): its page snippets, cut from dist/autoconsent.esm.js by\n"
+            "// tools/build_extension.py --vendor. Do not edit.\n"
+            "export const " + found.group(0)[len("var "):])
+
+
+def check_autoconsent(repo: Path = REPO) -> str:
+    """The bundled autoconsent is the version package.json pins (and, after `npm ci`, the bundle
+    :func:`autoconsent_bundle` makes of node_modules' copy); returns that version. Raises
+    BuildError otherwise."""
+    pinned = json.loads((repo / "package.json").read_text(encoding="utf-8"))["dependencies"][AUTOCONSENT]
+    vendored = repo / "extension/vendor/autoconsent"
+    note = (vendored / "VERSION").read_text(encoding="utf-8").strip() if (vendored / "VERSION").is_file() else None
+    if note != pinned:
+        raise BuildError(f"extension/vendor/autoconsent/VERSION is {note}, package.json pins {pinned}: run tools/build_extension.py --vendor")
+    installed = repo / "node_modules" / AUTOCONSENT
+    if installed.is_dir():
+        got = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
+        if got != pinned:
+            raise BuildError(f"node_modules has {AUTOCONSENT} {got}, package.json pins {pinned}: run npm ci")
+        for name, made in (("autoconsent.js", autoconsent_bundle), ("snippets.js", autoconsent_snippets)):
+            if (vendored / name).read_text(encoding="utf-8") != made(installed):
+                raise BuildError(f"extension/vendor/autoconsent/{name} differs from node_modules': run tools/build_extension.py --vendor")
+    return pinned
+
+
+def vendor_autoconsent(repo: Path = REPO) -> None:
+    """Bundle autoconsent from node_modules/ into extension/vendor/autoconsent/: the content
+    script (:func:`autoconsent_bundle`), the background's page snippets
+    (:func:`autoconsent_snippets`) and its licence."""
+    installed = repo / "node_modules" / AUTOCONSENT
+    if not installed.is_dir():
+        raise BuildError(f"node_modules/{AUTOCONSENT} is missing: run npm ci first")
+    target = repo / "extension/vendor/autoconsent"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "autoconsent.js").write_text(autoconsent_bundle(installed), encoding="utf-8")
+    (target / "snippets.js").write_text(autoconsent_snippets(installed), encoding="utf-8")
+    shutil.copyfile(installed / "LICENSE", target / "LICENSE")
+    got = json.loads((installed / "package.json").read_text(encoding="utf-8"))["version"]
+    (target / "VERSION").write_text(got + "\n", encoding="utf-8")
+
+
 def web_ext(*args: str) -> subprocess.CompletedProcess:
     """Run the web-ext of node_modules/ (npm ci), output captured."""
     exe = REPO / "node_modules/.bin/web-ext"
@@ -189,6 +269,7 @@ def build(dist: Path, chromium_only: bool = False, lint_only: bool = False) -> l
     """Check, lint and build; returns the files written under ``dist``."""
     number = version()
     check_readability()
+    check_autoconsent()
     staging = REPO / "build/extension"
     written = []
     if not chromium_only:
@@ -209,10 +290,10 @@ def build(dist: Path, chromium_only: bool = False, lint_only: bool = False) -> l
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build dist/pagesieve-firefox-VERSION.xpi and dist/pagesieve-chromium-VERSION.zip.")
     parser.add_argument("--dist", type=Path, default=REPO / "dist", help="output folder (default: dist/)")
-    parser.add_argument("--chromium-only", action="store_true", help="the Chromium zip alone (no Node needed)")
+    parser.add_argument("--chromium-only", action="store_true", help="the Chromium zip alone (no web-ext; Node still renders the icons)")
     parser.add_argument("--lint-only", action="store_true", help="web-ext lint of the Firefox copy, nothing built")
     parser.add_argument("--icons", action="store_true", help="render the icons into extension/icons/ alone (for the unpacked folder)")
-    parser.add_argument("--vendor", action="store_true", help="first copy Readability from node_modules/ (after npm ci)")
+    parser.add_argument("--vendor", action="store_true", help="first copy Readability and bundle autoconsent from node_modules/ (after npm ci)")
     args = parser.parse_args(argv)
     try:
         if args.icons:
@@ -220,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.vendor:
             vendor()
+            vendor_autoconsent()
         for path in build(args.dist.resolve(), args.chromium_only, args.lint_only):
             print(f"wrote {path} ({path.stat().st_size} bytes)")
     except BuildError as exc:

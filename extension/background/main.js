@@ -11,6 +11,7 @@ import { prepare } from "./requests.js";
 import { setUpMenus } from "./menus.js";
 import { setUpReaderPages } from "./reader-pages.js";
 import { setUpToolbar } from "./toolbar.js";
+import { snippets as consentSnippets } from "../vendor/autoconsent/snippets.js";
 
 const { platform, createChannels } = globalThis.pagesieve;
 const api = platform.api;
@@ -91,6 +92,37 @@ channels.define("testOpenOptions", () => {
     return api.runtime.openOptionsPage();
   }).catch(() => { testOptionsOpened = false; });
   return undefined;
+});
+
+// Consent pop-ups (content/consent.js): the bundled autoconsent library and its rules are put
+// into the asking page's content-script world only when they are needed (a click on hide or
+// reader, or a page load with the option on), not into every page (400 KB).
+channels.define("loadAutoconsent", async (message, sender) => {
+  if (!sender.tab) return { ok: false, error: "not asked from a page" };
+  try {
+    await api.scripting.executeScript({
+      target: { tabId: sender.tab.id, frameIds: [sender.frameId || 0] }, files: ["vendor/autoconsent/autoconsent.js"],
+    });
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: String(error.message || error) };
+  }
+});
+
+// A rule of autoconsent that asks the page's consent manager script itself (window.Cookiebot
+// ...): the snippet named snippetId, one of the bundled library's own, is run in the page's world
+// (never code sent as text). Answers {ok: true, result: boolean}; any failure {ok: false, error}.
+channels.define("autoconsentEval", async (message, sender) => {
+  const snippet = Object.hasOwn(consentSnippets, message.snippetId) ? consentSnippets[message.snippetId] : null;
+  if (!sender.tab || !snippet) return { ok: false, error: "no such snippet" };
+  try {
+    const [done] = await api.scripting.executeScript({
+      target: { tabId: sender.tab.id, frameIds: [sender.frameId || 0] }, world: "MAIN", func: snippet,
+    });
+    return { ok: true, result: Boolean(done && done.result) };
+  } catch (error) {
+    return { ok: false, error: String(error.message || error) };
+  }
 });
 
 // Stream and reader-page ids stay unique when the worker restarts (its counters start again).

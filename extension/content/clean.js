@@ -4,16 +4,19 @@
 // work (learning the site, the site's auto mode). Channels it answers (the popup, the
 // shortcuts and the browser tests send them):
 //   run {mode, measure}: -> {ok: true, hidden, words, site, sitePages, model, corrections,
-//     reference, timing} or {ok: false, error}; toggle {mode}: as run, the mode off when it is on;
+//     reference, consent, layers, timing} or {ok: false, error} (consent: {cmp, action}, consent.js;
+//     layers: the shape of each layer over the page the host hid, rules/layers.py); toggle {mode}: as run, the mode off when it is on;
 //   learn: learns the page as a page load does -> {ok, learned, timing} (timed by pagesieve
 //     bench-browser);
-//   state: -> {ok: true, loaded, coldStart, mode, hidden, showing}, what the tests wait on.
+//   state: -> {ok: true, loaded, coldStart, mode, hidden, showing, unlocked}, what the tests wait on
+//     (unlocked: the page's scroll lock is undone).
 "use strict";
 (function () {
   const ps = globalThis.pagesieve.content;
 
   // Everything of ours off the page: the hidden blocks shown, the reader view closed.
   function off() {
+    ps.consent.clear();
     ps.hiding.clear();
     ps.reader.close();
     ps.mode = "off";
@@ -78,6 +81,8 @@
     if (wanted === "off") return { ok: true, hidden: 0, words: ps.visibleWords() };
     if (wanted !== "hide" && wanted !== "reader" && wanted !== "corrections") return { ok: false, error: "mode must be hide, reader, corrections or off" };
     const t0 = performance.now();
+    // the page's consent pop-up answered first (consent.js): the page is then judged without it
+    const consent = wanted === "corrections" ? null : await ps.consent.answer(learn ? "load" : "click");
     const elements = new Map();
     const fields = learn ? { mode: wanted, learn: true } : { mode: wanted };
     if (wanted !== "corrections") {
@@ -91,12 +96,17 @@
     if (failed) return failed;
     const reply = answer.reply;
     if (wanted === "reader") await ps.reader.show(reply.article);
-    else ps.hiding.hide(reply.hide, elements, reply.why);
+    else {
+      ps.hiding.hide(reply.hide, elements, reply.why);
+      // a layer over the page was hidden (a modal, its backdrop): the page's scroll lock goes too
+      if ((reply.why || []).some((why) => why && why[0] === "layers") || (consent && consent.action === "hidden")) ps.hiding.unlockScroll();
+    }
     ps.mode = wanted;
     const t2 = performance.now();
     return {
       ok: true, hidden: wanted === "reader" ? reply.hide.length : ps.hiding.count(), words: ps.visibleWords(),
-      site: reply.site, sitePages: reply.site_pages, model: reply.model, corrections: reply.corrections, reference: reply.reference,
+      site: reply.site, sitePages: reply.site_pages, model: reply.model, corrections: reply.corrections, reference: reply.reference, consent,
+      layers: (reply.why || []).filter((why) => why && why[0] === "layers").map((why) => why[1]),
       timing: {
         snapshotMs: walkMs, totalMs: t2 - t0, elements: elements.size, host: reply.host_ms, parts,
         bytes: measure ? new TextEncoder().encode(JSON.stringify(snapshot)).length : undefined,
@@ -154,13 +164,15 @@
   // when the page is idle, so that learning never competes with the page's own loading
   const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));
   let loaded = false;  // the on-load work (learning, the site's auto mode) is over
-  idle(() => learnOnLoad().catch(() => {}).finally(() => { loaded = true; }), { timeout: 5000 });
+  // the consent pop-up first, where the user asked for that on every page (options page)
+  idle(() => ps.consent.onLoad().catch(() => {}).then(() => learnOnLoad()).catch(() => {}).finally(() => { loaded = true; }), { timeout: 5000 });
 
   // The page's state, for the browser tests, which wait on it instead of sleeping: whether the
   // on-load work is over, the cold-start option as this script holds it, the page's mode, how
   // many parts are hidden and whether "Show hidden" shows them (the popup reads the last three).
   ps.on("state", () => ({
     ok: true, loaded, coldStart: coldStartOn, mode: ps.mode, hidden: ps.hiding.count(), showing: ps.hiding.showing(),
+    unlocked: ps.hiding.unlocked(),
   }));
 
   // Firefox 153's WebDriver BiDi may not navigate to an extension page, so a browser test asks

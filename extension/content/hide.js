@@ -25,8 +25,57 @@
     sheet = ps.addPageStyle(HIDE_RULE);
   }
 
+  // Scroll locks (issue 48). A page that opens a modal stops its own scrolling: overflow hidden
+  // on <html> or <body>, <body> fixed in place (its top at minus the scroll offset), by a class
+  // or by inline style. Once the modal is hidden, the lock is undone: first each class of <html>
+  // and <body> whose removal unlocks the element (found by what it does, not by its name), then
+  // inline overrides for what still locks. Every attribute changed is kept as it was, and put
+  // back by clear(): the page is then exactly as it was.
+  const LOCKING = new Set(["hidden", "clip"]);
+  let unlocked = null;  // [[element, attribute, value before (null: absent)], ...] while undone
+
+  // true when el stops the page's scrolling: overflow hidden (or clip), or <body> fixed
+  function locks(el) {
+    const style = getComputedStyle(el);
+    return LOCKING.has(style.overflowY) || (el === document.body && style.position === "fixed");
+  }
+
+  // Undo the page's scroll lock, if it has one; returns true when there was one.
+  function unlockScroll() {
+    const html = document.documentElement, body = document.body;
+    if (unlocked || !body || !(locks(html) || locks(body))) return false;
+    unlocked = [];
+    // where the page was: a body fixed at top: -Y px was scrolled to Y
+    const top = getComputedStyle(body).position === "fixed" ? -parseFloat(getComputedStyle(body).top) || 0 : window.scrollY;
+    for (const el of [html, body]) {
+      for (const name of ["class", "style"]) unlocked.push([el, name, el.getAttribute(name)]);
+      for (const token of [...el.classList]) {
+        if (!locks(el)) break;
+        el.classList.remove(token);
+        if (locks(el)) el.classList.add(token);  // not this one: put back
+      }
+      if (locks(el)) {
+        el.style.setProperty("overflow-y", "auto", "important");
+        if (el === body && getComputedStyle(el).position === "fixed") el.style.setProperty("position", "static", "important");
+      }
+    }
+    if (top > 0) window.scrollTo(0, top);
+    return true;
+  }
+
+  // The lock (class and style attributes of <html> and <body>) as it was before unlockScroll().
+  function relock() {
+    if (!unlocked) return;
+    for (const [el, name, value] of unlocked) {
+      if (value === null) el.removeAttribute(name);
+      else el.setAttribute(name, value);
+    }
+    unlocked = null;
+  }
+
   // Everything hidden shown again: the page as it was.
   function clear() {
+    relock();
     showHidden(false);
     for (const el of hidden) el.removeAttribute(HIDE_ATTR);
     hidden = [];
@@ -153,7 +202,8 @@
   ps.on("showHidden", (message) => showHidden(message.on !== false));
 
   ps.hiding = {
-    hide, clear, whileRevealed, reasonOf, showHidden,
+    hide, clear, whileRevealed, reasonOf, showHidden, unlockScroll,
+    unlocked: () => Boolean(unlocked),
     count: () => hidden.length,
     showing: () => Boolean(shown),
   };

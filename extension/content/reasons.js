@@ -11,7 +11,12 @@
     "comment-section": "readers' comments", "ad-label": "an advertisement label", "back-to-top": "a “back to top” link",
     "unrendered-template": "a template the page never filled in", "structure-scraps": "scraps of a list or table that is mostly noise",
     "facts-table-scraps": "scraps of a table of facts that is mostly noise", "byline-in-header": "the byline, shown in the header",
-    "title-in-header": "the title, shown in the header",
+    "title-in-header": "the title, shown in the header", "consent-notice": "a cookie or consent notice",
+    "newsletter-offer": "a newsletter offer",
+  };
+  const LAYERS = {
+    backdrop: "a backdrop", "sticky-bar": "a sticky bar", overlay: "an overlay", "edge-banner": "a banner",
+    floating: "a floating box", modal: "a pop-up",
   };
   const score = (x) => (typeof x === "number" ? String(Math.round(x * 1000) / 1000) : String(x));
 
@@ -33,6 +38,9 @@
       text = rule === "svm-sure-noise" ? `the classifier is sure it is noise (${cut})`
         : rule === "context" ? `the classifier, with its neighbours, judged it noise (${cut})`
           : rule === "below-best" ? `scored below the page's best blocks (${cut})` : `the classifier judged it noise (${cut})`;
+    } else if (stage === "layers") {
+      const share = typeof e.share === "number" ? `, ${Math.round(e.share * 100)}% of the screen` : "";
+      text = `${LAYERS[rule] || "a layer"} over the page, ${e.position || "fixed"}${share}`;
     } else if (stage === "post-rule") {
       text = POST_RULES[rule] || rule;
     } else {

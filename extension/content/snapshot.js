@@ -1,4 +1,4 @@
-// DOM snapshot, version 1 (docs/snapshot.md). The walk uses only the DOM, no extension API,
+// DOM snapshot, version 2 (docs/snapshot.md). The walk uses only the DOM, no extension API,
 // so the same file can serialise pages outside the extension (offline rendering of datasets).
 (function (root) {
   "use strict";
@@ -26,6 +26,15 @@
   const JSON_LD_MAX = 65536;  // characters per script
   const JSON_LD_TOTAL_MAX = 262144;  // characters of all of a page's scripts together
   const round = (v) => Math.round(v * 100) / 100;
+  // Layers (docs/snapshot.md, "Layers"): elements whose computed position is fixed or sticky, sent
+  // with their stacking order and the share of the viewport they cover. A leaf element (no child
+  // to make us read its style anyway) is asked for its style only when it is an embedded frame or
+  // player, or its box covers at least this share of the viewport (a backdrop is an empty <div>
+  // over the screen): a quarter, a size no page's ordinary leaf (an image in the text) has in a
+  // layer of its own, so the walk pays for almost none of them.
+  const LEAF_LAYER_SHARE = 0.25;
+  const LEAF_LAYER_TAGS = new Set(["iframe", "video", "embed", "object", "button"]);
+  const POSITION = { fixed: 1, sticky: 2 };
   // Node ids live in the extension's own memory, never in the page: element -> id, kept for the
   // life of the content script, so that the same element has the same id in every snapshot and
   // the page's DOM is never written (nothing to undo, no style invalidation during the walk).
@@ -64,6 +73,21 @@
     const layout = !(options && options.layout === false);
     const win = doc.defaultView;
     const sx = win.scrollX, sy = win.scrollY;
+    const vw = win.innerWidth, vh = win.innerHeight;
+    const layers = [];      // id, position, z-index, share, x, y, width, height per layer
+    // el is a layer when its computed position is fixed or sticky: its id, position (1 fixed,
+    // 2 sticky), z-index (an integer, null for auto), the share of the viewport its box covers
+    // (0 .. 1, 2 decimals) and its box in viewport coordinates (whole CSS px).
+    // Our own elements (pagesieve-ui, pagesieve-reader) are never a layer of the page.
+    function layer(id, tag, r, style) {
+      const kind = POSITION[style.position];
+      if (!kind || tag.startsWith("pagesieve-")) return;
+      const z = parseInt(style.zIndex, 10);
+      const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0));
+      const hh = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+      const share = vw > 0 && vh > 0 ? Math.round((w * hh) / (vw * vh) * 100) / 100 : 0;
+      layers.push(id, kind, Number.isFinite(z) ? z : null, share, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height));
+    }
     let markup = "";        // since the last part
     let boxes = [];         // id, x, y, width, height per element with a box
     let fonts = [];         // id, font size, font weight per element with text of its own
@@ -163,7 +187,10 @@
       // The content of an element that is not rendered is not sent (the host drops such
       // subtrees whole), except under <head>: its <title> and <meta> carry the metadata.
       // a MathML <annotation> (a formula's TeX) is never rendered, and is sent all the same
-      if (NO_CONTENT.has(tag) || (!rendered && !inHead && tag !== "head" && tag !== "annotation") || !el.firstChild) {
+      if (NO_CONTENT.has(tag) || (!rendered && !inHead && tag !== "head" && tag !== "annotation") || !(el.firstChild || el.shadowRoot)) {
+        if (r && rendered && (LEAF_LAYER_TAGS.has(tag) || r.width * r.height >= LEAF_LAYER_SHARE * vw * vh) && tag !== "html") {
+          layer(id, tag, r, win.getComputedStyle(el));
+        }
         markup += open + "/>";
         if (parts && count - sentAt >= parts.size) flush();
         return;
@@ -173,9 +200,10 @@
       // parent tells how to send it. Containers are asked for content-visibility only.
       let keepSpace = verbatim || tag === "pre" || tag === "textarea";
       const ownText = hasOwnText(el);
-      const style = layout && rendered && (ownText || el.firstElementChild) ? win.getComputedStyle(el) : null;
+      const style = layout && rendered && (ownText || el.firstElementChild || el.shadowRoot) ? win.getComputedStyle(el) : null;
       // content-visibility: hidden shows the element but skips its content (an off-canvas
       // menu, a closed <details>, hidden="until-found"): that content is not sent either.
+      if (style && tag !== "html" && tag !== "body") layer(id, tag, r, style);
       if (style && style.contentVisibility === "hidden") {
         markup += open + "/>";
         if (parts && count - sentAt >= parts.size) flush();
@@ -243,6 +271,7 @@
       markup: done.markup.length ? done.markup.join("") + markup : markup,
       boxes: done.boxes.length ? [].concat(...done.boxes, boxes) : boxes,
       fonts: done.fonts.length ? [].concat(...done.fonts, fonts) : fonts,
+      layers,
     };
   }
 

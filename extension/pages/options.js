@@ -145,3 +145,20 @@ async function renderCorrections() {
 }
 $("snippets").addEventListener("change", () => api.storage.local.set({ snippets: $("snippets").checked }));
 renderCorrections();
+
+// Consent pop-ups (content/consent.js): storage "consent" = {mode: "optout" | "hide" | "off", onLoad}.
+(function consentOptions() {
+  const defaults = { mode: "optout", onLoad: false };
+  const radios = [...document.querySelectorAll("input[name=consentMode]")];
+  const save = async () => {
+    const mode = (radios.find((r) => r.checked) || { value: defaults.mode }).value;
+    await api.storage.local.set({ consent: { mode, onLoad: $("consentOnLoad").checked } });
+  };
+  api.storage.local.get("consent").then(({ consent }) => {
+    const value = { ...defaults, ...(consent || {}) };
+    for (const r of radios) r.checked = r.value === value.mode;
+    $("consentOnLoad").checked = value.onLoad === true;
+  });
+  for (const r of radios) r.addEventListener("change", save);
+  $("consentOnLoad").addEventListener("change", save);
+})();

@@ -81,11 +81,17 @@ def node_reason(analysis: Analysis, keep: list[bool], node_id: int) -> dict:
     pre-processing reason; needs the page judged with ``explain``) or ``"unknown"`` (not in
     the page, or outside every block but the body). ``block`` is the node id of the block the
     verdict is about (``null`` when there is none), ``tag`` and ``text`` its tag and text start.
+    A node in a layer over the page judged noise (:func:`layer_reason`) is ``"noise"`` with the
+    layer's reason, its ``block`` the layer element (hidden whole, as ``clean`` hides it).
     """
     from pagesieve.corrections.rules import target_block
 
     blocks = analysis.blocks
     out = {"node": node_id, "verdict": "unknown", "block": None, "tag": None, "text": "", "reason": None}
+    layer = layer_reason(analysis, node_id)
+    if layer is not None:
+        out.update(layer)
+        return out
     index = target_block(blocks, analysis.page.element_by_id(), node_id)
     if index is not None and blocks[index].parent >= 0:
         # the outermost block around it that is hidden whole (what "hide noise" hides)
@@ -116,6 +122,20 @@ def node_reason(analysis: Analysis, keep: list[bool], node_id: int) -> dict:
                        text=text_start("".join(element.itertext())), reason=removal.to_json())
             return out
     return out
+
+
+def layer_reason(analysis: Analysis, node_id: int) -> dict | None:
+    """``{"verdict": "noise", "block", "tag", "text", "reason"}`` for a node inside a layer
+    judged noise (:attr:`pagesieve.extract.Analysis.hidden_layers`; ``block`` the layer's node
+    id, ``text`` the start of the layer's text when it is still in the tree), else ``None``."""
+    reasons = dict(analysis.hidden_layers)
+    for found in analysis.layers:
+        if found.node_id in reasons and node_id in found.inside:
+            element = analysis.page.element_by_id().get(found.node_id)
+            text = text_start("".join(element.itertext())) if element is not None else ""
+            return {"verdict": "noise", "block": found.node_id, "tag": found.tag, "text": text,
+                    "reason": reasons[found.node_id].to_json()}
+    return None
 
 
 def subtree_text(analysis: Analysis, index: int, ends: list[int]) -> str:

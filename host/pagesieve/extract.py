@@ -29,6 +29,8 @@ from pagesieve.page.preprocess import preprocess
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.headline import headline_block
+from pagesieve.rules.layers import PageLayer, find_layers, judge_layers
+from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
 from pagesieve.rules.unrendered import drop_unrendered_templates
@@ -59,6 +61,10 @@ class Analysis:
             :func:`model_rows` for a model with a page-type stage; ``None`` otherwise.
         removals: why each block judged noise was (:class:`pagesieve.removal.RemovalLog`),
             recorded by the stages as they decide.
+        layers: the page's fixed and sticky elements (:func:`pagesieve.rules.layers.find_layers`,
+            read before pre-processing; ``[]`` without layout).
+        hidden_layers: ``(node id, Removal)`` of the layers judged noise
+            (:func:`pagesieve.rules.layers.judge_layers`), filled in by :func:`judge_page`.
     """
 
     page: Page
@@ -71,6 +77,8 @@ class Analysis:
     card_features: np.ndarray | None = None
     page_type: np.ndarray | None = None
     removals: RemovalLog = field(default_factory=RemovalLog)
+    layers: list[PageLayer] = field(default_factory=list)
+    hidden_layers: list = field(default_factory=list)
 
 
 def analyse(page: Page, title_only: bool = False, signals: bool = True, explain: bool = False) -> Analysis:
@@ -83,6 +91,7 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
     metadata = extract_metadata(page, title_only=title_only)
     raw_signals = raw_page_signals(page.root, page.url) if signals else None  # before pre-processing removes scripts and forms
     removals = RemovalLog()
+    layers = find_layers(page)  # before pre-processing drops the empty ones (a backdrop)
     removed: list | None = [] if explain else None
     preprocess(page, removals=removed)
     if removed is not None:
@@ -90,7 +99,7 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
     blocks = segment(page.root)
     title = metadata.title or page.title
     candidates, features = block_features(blocks, title)
-    return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals)
+    return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals, layers=layers)
 
 
 def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
@@ -160,7 +169,7 @@ class _FirstPassReasons:
         return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
-SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates")
+SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates", "notices")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -172,8 +181,9 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     boilerplate labels and unrendered templates are dropped
     (:func:`~pagesieve.rules.comments.drop_comment_sections`,
     :func:`~pagesieve.rules.labels.drop_boilerplate_labels`,
-    :func:`~pagesieve.rules.unrendered.drop_unrendered_templates`; each drop logged in
-    ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
+    :func:`~pagesieve.rules.unrendered.drop_unrendered_templates`, and consent notices and
+    newsletter offers outside the main region, :func:`~pagesieve.rules.notices.drop_notices`;
+    each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run."""
     log = analysis.removals
     if "headline" not in skip:
@@ -188,6 +198,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_boilerplate_labels(analysis.blocks, keep, log)
     if "templates" not in skip:
         drop_unrendered_templates(analysis.blocks, keep, log)
+    if "notices" not in skip:
+        drop_notices(analysis.blocks, keep, log)
 
 
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:
@@ -218,13 +230,17 @@ def judge_page(
 
     The part of :func:`extract_page` that "hide noise" needs: no article is rendered, and the
     analysis's metadata holds the title alone unless ``title_only`` is false (hiding needs no
-    byline, date or lead image). Every stage logs why it judged a block noise in
+    byline, date or lead image). The layers over a live page that hold no main content are
+    judged after the classifier (:func:`pagesieve.rules.layers.judge_layers`; the templates and
+    the user's corrections come after them and win). Every stage logs why it judged a block noise in
     ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``, pre-processing logs the
     elements it removes too. Other arguments and errors as :func:`extract_page`.
     """
     model = model or model_for(page)
     analysis = analyse(page, title_only=title_only, signals=getattr(model, "page_type", None) is not None, explain=explain)
     keep = classify(analysis, model)
+    if analysis.layers:
+        analysis.hidden_layers = judge_layers(page, analysis.blocks, keep, analysis.layers, analysis.removals)
     if templates is not None:
         evidence_kinds = tuple(evidence_kinds)
         apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates, evidence_kinds), evidence_kinds,

@@ -21,10 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-STAGES = ("preprocess", "classifier", "templates", "correction", "post-rule")
+STAGES = ("preprocess", "classifier", "layers", "templates", "correction", "post-rule")
 """The stages that remove content, in pipeline order: pre-processing of the page tree
 (:mod:`pagesieve.page.preprocess`), the block classifier (:mod:`pagesieve.classify.classifier`, first
-stage SVM and context stage), the site's templates (:mod:`pagesieve.templates.evidence`: library,
+stage SVM and context stage), the layers over the page that hold no main content (fixed and
+sticky elements of a browser snapshot, :mod:`pagesieve.rules.layers`), the site's templates (:mod:`pagesieve.templates.evidence`: library,
 layout diff, site style tree), the user's corrections (:mod:`pagesieve.corrections.rules`) and
 the page-level rules after the classifier (:func:`pagesieve.extract.settle`, and what the reader
 article shows in its header instead)."""
@@ -32,6 +33,7 @@ article shows in its header instead)."""
 STAGE_NAMES = {
     "preprocess": "pre-processing",
     "classifier": "classifier",
+    "layers": "layer over the page",
     "templates": "site template",
     "correction": "your correction",
     "post-rule": "page rule",

@@ -246,3 +246,88 @@ def test_badge_icon_screenshots_and_accessibility_in_firefox(server, serve_page,
     assert set(popup["shortcuts"]) == {"toggle-reader", "toggle-hide", "save-article"}, popup
     assert {r["version"] for r in results.values()} == {pinned_version()}
     assert not serious(results), serious(results)
+
+
+def _overlays_in_firefox(server, serve_page, tmp_path, names: list[str], consent: str) -> list[dict]:
+    """Drive Firefox over the overlay fixtures ``names`` (drive.mjs, plan "overlays") with the
+    consent option ``consent``; each fixture's results."""
+    from pagesieve.native.install import install
+
+    from .overlays import FIXTURES, READER_TEXT_JS, STORY_TOP_JS, VISIBLE_LAYERS_JS, page_html
+    from .test_overlays import DOM_JS, SCREENSHOTS, SHOT_FIXTURES
+
+    need_firefox_and_driver()
+    home = tmp_path / "home"
+    install(["firefox"], home=home, launcher_dir=tmp_path / "launcher", platform="linux")
+    serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
+    fixtures = []
+    for name in names:
+        serve_page(f"/ff-overlay-{consent}/{name}/", page_html(name))
+        fixtures.append({"name": name, "url": f"{server}/ff-overlay-{consent}/{name}/", "lock": bool(FIXTURES[name].lock),
+                         "shot": str(SCREENSHOTS / f"firefox-overlays-{name}") if name in SHOT_FIXTURES and consent == "off" else None})
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({
+        "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
+        "uuid": UUID, "screenshots": None, "urls": [], "pageScripts": True,
+        "control": server.replace("127.0.0.1", "localhost") + "/control/",
+        "overlays": {"fixtures": fixtures, "consent": consent, "js": {"visible": VISIBLE_LAYERS_JS, "top": STORY_TOP_JS,
+                                                                      "reader": READER_TEXT_JS, "dom": DOM_JS}},
+    }))
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
+                          env=env, timeout=900, cwd=DRIVER)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads(done.stdout)["overlays"]
+    assert [r["name"] for r in results] == names
+    return results
+
+
+def test_autoconsent_refuses_and_never_accepts_in_firefox(server, serve_page, tmp_path, artifacts):
+    """The consent managers' fixtures with the consent option "optout" (the default): autoconsent
+    refuses where it has a rule (the page records "rejected"), never accepts, and whatever it
+    leaves is hidden by the layer stage (tests/e2e/test_overlays.py has the same in Chromium)."""
+    from .overlays import FIXTURES, STORY
+    from .test_overlays import CMP_FIXTURES, record
+
+    results = _overlays_in_firefox(server, serve_page, tmp_path, CMP_FIXTURES, "optout")
+    for r in results:
+        consent = r["hide"]["consent"]
+        assert r["hide"]["ok"] and r["answered"] != "accepted", (r["name"], r["hide"], r["answered"])
+        if consent["action"] == "opted-out":
+            assert r["answered"] == "rejected", (r["name"], consent)
+        assert r["layersAfter"] == [], (r["name"], r["layersAfter"])
+        assert all(sentence in r["textHidden"] for sentence in STORY), r["name"]
+        assert FIXTURES[r["name"]].texts[0][:40] not in r["textHidden"], r["name"]
+        assert r["wheelAfter"], r["name"]
+        record(artifacts, "firefox", r["name"], "optout", {"consent": consent, "answered": r["answered"],
+                                                           "layers": r["hide"]["layers"], "visible": r["layersAfter"],
+                                                           "scrolls": r["wheelAfter"]})
+    assert sum(r["hide"]["consent"]["action"] == "opted-out" for r in results) >= 5
+
+
+def test_layers_over_the_page_are_hidden_the_wheel_scrolls_and_off_restores_in_firefox(server, serve_page, tmp_path, artifacts):
+    """Issue 48 in Firefox (tests/e2e/test_overlays.py has the same in Chromium): on each overlay
+    fixture, "hide" leaves no fixed or sticky layer visible and the story whole, the wheel scrolls
+    the page it could not scroll before, "off" puts back the DOM and the lock, and the reader holds
+    the story and none of the layers' text."""
+    from .overlays import FIXTURES, STORY
+    from .test_overlays import record
+
+    results = _overlays_in_firefox(server, serve_page, tmp_path, list(FIXTURES), "off")
+    for r in results:
+        fixture = FIXTURES[r["name"]]
+        assert r["layersBefore"], r["name"]  # the fixture shows its layers: the test can fail
+        assert r["hide"]["ok"], (r["name"], r["hide"])
+        assert r["layersAfter"] == [], (r["name"], r["layersAfter"])
+        assert all(sentence in r["textHidden"] for sentence in STORY), r["name"]
+        assert not [t for t in fixture.texts if t[:40] in r["textHidden"]], r["name"]
+        assert r["wheelAfter"], r["name"]
+        assert r["state"]["unlocked"] == bool(fixture.lock), (r["name"], r["state"])
+        if fixture.lock:
+            assert r["wheelBefore"] is False and r["wheelAfterOff"] is False, r["name"]
+        assert r["afterOff"] == r["before"] and r["afterReader"] == r["before"], r["name"]
+        assert r["reader"]["ok"] and all(sentence in r["readerText"] for sentence in STORY), r["name"]
+        assert not [t for t in fixture.texts if t[:40] in r["readerText"]], r["name"]
+        assert r["hide"]["consent"] == {"cmp": None, "action": "off"}, r["name"]
+        record(artifacts, "firefox", r["name"], "layers", {"layers": r["hide"]["layers"], "visible": r["layersAfter"],
+                                                           "scrolls": r["wheelAfter"]})

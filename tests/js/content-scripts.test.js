@@ -39,7 +39,7 @@ test("every message the extension sends to a page has a channel that answers it"
   const { browser } = page();
   // the types sent by background/menus.js, pages/popup.js and the browser tests
   const state = await browser.api.send({ type: "pagesieve.state" });
-  assert.deepEqual(plain(state), { ok: true, loaded: false, coldStart: false, mode: "off", hidden: 0, showing: false });
+  assert.deepEqual(plain(state), { ok: true, loaded: false, coldStart: false, mode: "off", hidden: 0, showing: false, unlocked: false });
   assert.deepEqual(plain(await browser.api.send({ type: "pagesieve.showHidden", on: true })),
     { ok: false, error: "nothing is hidden on this page: click “Hide noise” first" });
   assert.deepEqual(plain(await browser.api.send({ type: "pagesieve.showHidden", on: false })), { ok: true, shown: 0 });

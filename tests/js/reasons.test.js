@@ -65,3 +65,19 @@ test("the picker's line for each verdict of an explain reply", () => {
     "pagesieve does not read this part: not shown by the page itself (hidden)");
   assert.equal(verdictText({ verdict: "unknown", reason: null }), "");
 });
+
+test("a layer over the page: its shape, position and the share of the screen it covers", () => {
+  assert.equal(reasonText(["layers", "backdrop", { position: "fixed", z: 2000, share: 1, chars: 0 }]),
+    "a backdrop over the page, fixed, 100% of the screen");
+  assert.equal(reasonText(["layers", "edge-banner", { position: "fixed", z: null, share: 0.134, chars: 120 }]),
+    "a banner over the page, fixed, 13% of the screen");
+  assert.equal(reasonText(["layers", "sticky-bar", { position: "sticky", z: 50, share: 0.05, chars: 40, blocks: 2 }]),
+    "a sticky bar over the page, sticky, 5% of the screen; 2 blocks");
+  assert.equal(reasonText({ stage: "layers", rule: "modal", evidence: { position: "fixed", share: 0.2 } }),
+    "a pop-up over the page, fixed, 20% of the screen");
+});
+
+test("a consent notice or a newsletter offer read from the page's words", () => {
+  assert.equal(reasonText(["post-rule", "consent-notice", { words: ["cookies", "partners", "your device"] }]), "a cookie or consent notice");
+  assert.equal(reasonText(["post-rule", "newsletter-offer", { words: ["inbox", "subscribe"] }]), "a newsletter offer");
+});

@@ -45,6 +45,27 @@ class NodeStyle:
     font_weight: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """An element the browser lays out as a layer of its own: computed ``position`` fixed or
+    sticky (``layers`` of docs/snapshot.md).
+
+    Attributes:
+        position: ``"fixed"`` or ``"sticky"``.
+        z: the computed ``z-index`` (an integer), ``None`` for ``auto``.
+        share: the share of the viewport its border box covers, ``0 .. 1`` (the box clipped to
+            the viewport, over the viewport's area).
+        rect: its border box in *viewport* coordinates (``getBoundingClientRect()``), CSS px;
+            unlike :attr:`Page.boxes`, not shifted by the scroll offsets: a fixed layer stays
+            where the viewport is.
+    """
+
+    position: str
+    z: int | None
+    share: float
+    rect: Box
+
+
 @dataclass(slots=True)
 class Page:
     """A web page as the rest of the pipeline sees it.
@@ -60,6 +81,8 @@ class Page:
             (:func:`pagesieve.page.elements.visually_hidden`), so that pre-processing need not
             test every element; ``None``
             for HTML pages.
+        layers: node id -> :class:`Layer` for the fixed and sticky elements of a snapshot
+            that carries ``layers`` (docs/snapshot.md, "Layers"); ``None`` otherwise.
         viewport: ``(width, height)`` of the browser viewport in CSS px, snapshots only.
         document_size: ``(width, height)`` of the whole document in CSS px, snapshots only.
         title: the document title as the browser reports it (``document.title``), or ``""``.
@@ -86,6 +109,7 @@ class Page:
     boxes: dict[int, Box] | None = None
     styles: dict[int, NodeStyle] | None = None
     hidden: list | None = None
+    layers: dict[int, Layer] | None = None
     viewport: tuple[float, float] | None = None
     document_size: tuple[float, float] | None = None
     title: str = ""

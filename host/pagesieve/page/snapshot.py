@@ -26,7 +26,7 @@ from pagesieve.page.elements import BOX_SETTERS, ELEMENT_LOOKUP, FAST_BOX, TINY_
 from pagesieve.page.html import LIBXML_MAX_DEPTH
 from pagesieve.page.limits import MAX_COORD, MAX_ID, SnapshotError, show, type_name
 from pagesieve.page.markup import MarkupBuilder
-from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle, Page
+from pagesieve.page.model import NODE_ID_ATTR, Box, Layer, NodeStyle, Page
 from pagesieve.page.preprocess import is_hidden, readable_length, revealed_by_script
 
 SNAPSHOT_VERSION = 1
@@ -670,7 +670,54 @@ class SnapshotStream:
                 self.error = exc
                 raise
         self.error = SnapshotError("this snapshot is complete: no more parts can be added", field="nodes")
-        return _page(root, boxes, styles, hidden, flattened, cleaned, url, title, viewport, document)
+        try:
+            layers = read_layers(doc.get("layers"))
+        except SnapshotError as exc:
+            self.error = exc
+            raise
+        page = _page(root, boxes, styles, hidden, flattened, cleaned, url, title, viewport, document)
+        page.layers = layers
+        return page
+
+
+LAYER_VALUES = 8
+"""Values per layer in a snapshot's flat ``layers`` array: id, position, z-index, share, x, y,
+width, height (docs/snapshot.md, "Layers")."""
+
+LAYER_POSITIONS = {1: "fixed", 2: "sticky"}
+"""The position codes of ``layers``."""
+
+
+def read_layers(flat: Any) -> dict[int, Layer] | None:
+    """A snapshot's ``layers`` (``[id, position, z, share, x, y, width, height, ...]``, flat) ->
+    node id -> :class:`~pagesieve.page.model.Layer`; ``None`` when the field is absent.
+
+    Raises:
+        SnapshotError: field ``layers``: not an array of whole layers, an id that is not an
+            integer ``0 .. 2^53-1``, a position other than 1 (fixed) or 2 (sticky), a z-index
+            that is neither an integer nor null, a share outside ``0 .. 1``, a coordinate that
+            is not a number within 1e9 or a negative size.
+    """
+    if flat is None:
+        return None
+    if type(flat) is not list or len(flat) % LAYER_VALUES:
+        raise SnapshotError(f"expected an array of {LAYER_VALUES} values per layer (id, position, z-index, share, "
+                            f"x, y, width, height), got {type_name(flat)}", field="layers")
+    out: dict[int, Layer] = {}
+    for k in range(0, len(flat), LAYER_VALUES):
+        nid, kind, z, share, x, y, width, height = flat[k:k + LAYER_VALUES]
+        if type(nid) is not int or not 0 <= nid <= MAX_ID:
+            raise SnapshotError(f"layers[{k}]: an id is an integer 0 .. 2^53-1, got {show(nid)}", field="layers")
+        if type(kind) is not int or kind not in LAYER_POSITIONS:
+            raise SnapshotError(f"layers[{k + 1}]: the position is 1 (fixed) or 2 (sticky), got {show(kind)}", field="layers")
+        if z is not None and (type(z) is not int or not -2**31 <= z < 2**31):
+            raise SnapshotError(f"layers[{k + 2}]: the z-index is a 32-bit integer or null (auto), got {show(z)}", field="layers")
+        if not _is_number(share) or not 0 <= share <= 1:
+            raise SnapshotError(f"layers[{k + 3}]: the share of the viewport is a number 0 .. 1, got {show(share)}", field="layers")
+        if not all(_is_number(v) for v in (x, y, width, height)) or width < 0 or height < 0:
+            raise SnapshotError(f"layers[{k + 4}..{k + 7}]: a box is 4 numbers within 1e9, sizes >= 0", field="layers")
+        out[nid] = Layer(LAYER_POSITIONS[kind], z, float(share), Box(x, y, width, height))
+    return out
 
 
 def parse_snapshot(data: dict | str | bytes) -> Page:

@@ -16,6 +16,11 @@
 // learned as they load; on the last, a "Hide this" correction on the element holding fix, "hide",
 // then "Show hidden" (the popup's message): the labels, Tab, the picker's reason on the element
 // holding note, Esc (picker), Esc (Show hidden), and whether the page is as it was hidden.
+// PLAN.overlays (optional, issue 48): {fixtures: [{name, url, texts, lock, shot}], story, js:
+// {visible, top, reader, dom}, consent: the consent option's mode (default "off")}: each page at
+// 1100 x 600 with learning off; the page's recorded consent answer after "hide" (answered); the layers shown
+// before and after "hide", whether the wheel scrolls the page before, after and after "off", the
+// DOM before and after "off", the visible text, the reader's text (screenshots where shot names a file).
 // PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
 // with the cold-start option on (and learning off for the site), "hide" on url; then with the
 // option off, "hide" again; whether rule and story are shown each time.
@@ -36,8 +41,8 @@ const browser = await puppeteer.launch({
     "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": 9,
     "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": 9, "accessibility.blockautorefresh": true,
     // dataset pages are archived copies whose scripts redirect to their origin: page scripts off
-    // (the extension's own scripts still run)
-    "javascript.enabled": false,
+    // (the extension's own scripts still run), unless the plan's pages need theirs (pageScripts)
+    "javascript.enabled": plan.pageScripts === true,
     ...(plan.prefs || {}),
   },
 });
@@ -196,6 +201,49 @@ try {
     await options.close();
     await page.close();
     out.ui = r;
+  }
+  if (plan.overlays) {
+    const o = plan.overlays;
+    await control.evaluate((mode) => browser.storage.local.set({ learn: { "*": false }, consent: { mode, onLoad: false } }), o.consent || "off");
+    out.overlays = [];
+    for (const f of o.fixtures) {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 1100, height: 600 });
+      await page.goto(f.url, { waitUntil: "load" });
+      await loaded(f.url);
+      const wheelMoves = async () => {
+        const before = await page.evaluate(o.js.top);
+        await page.mouse.move(550, 300);
+        await page.mouse.wheel({ deltaY: 700 });
+        const end = Date.now() + 3000;
+        while (Date.now() < end) {
+          if ((await page.evaluate(o.js.top)) < before - 100) return true;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return false;
+      };
+      const r = { name: f.name, before: await page.evaluate(o.js.dom), layersBefore: await page.evaluate(o.js.visible) };
+      if (f.lock) r.wheelBefore = await wheelMoves();
+      if (f.shot) await page.screenshot({ path: `${f.shot}-before.png` });
+      r.hide = await run(f.url, "hide");
+      r.answered = await page.evaluate(() => document.documentElement.dataset.consent || null);
+      r.layersAfter = await page.evaluate(o.js.visible);
+      r.textHidden = await page.evaluate(() => document.body.innerText);
+      if (f.shot) await page.screenshot({ path: `${f.shot}-after.png` });
+      r.wheelAfter = await wheelMoves();
+      r.state = await send(f.url, { type: "pagesieve.state" });
+      r.off = await run(f.url, "off");
+      r.afterOff = await page.evaluate(o.js.dom);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      if (f.lock) r.wheelAfterOff = await wheelMoves();
+      r.reader = await run(f.url, "reader");
+      r.readerText = await page.evaluate(o.js.reader);
+      r.offAgain = await run(f.url, "off");
+      r.afterReader = await page.evaluate(o.js.dom);
+      out.overlays.push(r);
+      await page.close();
+    }
+    await control.evaluate(() => browser.storage.local.remove(["learn", "consent"]));
   }
   if (plan.coldStart) {
     const c = plan.coldStart;

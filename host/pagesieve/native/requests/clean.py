@@ -21,7 +21,8 @@ def handle(session: Session, message: dict) -> dict:
     "corrections", "learned", "reference", "warnings", "host_ms", "article"?}``; ``article``
     (metadata, html, text) in reader mode only. ``why[k]`` is ``[stage, rule, evidence]``
     (:meth:`pagesieve.removal.Removal.compact`) of ``hide[k]``
-    (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none. With
+    (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none; the layers over
+    the page judged noise come last, each hidden whole (:func:`pagesieve.rules.layers.hidden_with_layers`). With
     ``"learn": true`` the page is also learned, as a ``learn`` request would (not when
     ``"private": true``), after it was judged. ``reference``
     (cold start, :mod:`pagesieve.templates.cold_start`): a page of the site fetched by the
@@ -29,6 +30,7 @@ def handle(session: Session, message: dict) -> dict:
     ``reference`` is its URL when it was used, else ``null`` (docs/protocol.md)."""
     from pagesieve.explain import hidden_reasons
     from pagesieve.extract import render_article, verdict_ids
+    from pagesieve.rules.layers import hidden_with_layers
 
     mode = message.get("mode", "hide")
     if mode not in ("hide", "reader", "corrections"):
@@ -46,6 +48,7 @@ def handle(session: Session, message: dict) -> dict:
         content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
         session.hold((page, analysis, keep))  # freed after the reply is written (release())
     why = [r.compact() if r is not None else None for r in hidden_reasons(analysis, keep)]
+    noise_ids, why = hidden_with_layers(noise_ids, why, analysis.hidden_layers, analysis.layers)
     reply = {
         "type": "cleaned", "mode": mode, "hide": noise_ids, "why": why, "content": content_ids,
         "site": site, "site_pages": templates.pages if templates is not None else 0,
