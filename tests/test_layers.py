@@ -158,3 +158,27 @@ def test_a_wrapper_that_holds_only_a_banner_and_its_backdrop_is_hidden_once_for_
     wrapper = int(next(e for e in parse_snapshot(snapshot).root.iter() if e.get("id") == names["wrapper"]).get(NODE_ID_ATTR))
     assert wrapper in merged and not set(ids.values()) & set(merged)
     assert reasons[merged.index(wrapper)][0] == "layers"
+
+
+def test_a_keep_correction_inside_a_layer_brings_the_whole_layer_back_and_the_others_stay_hidden():
+    """A user who right-clicks "Keep this" on a block inside the floating player: the correction
+    comes after the layer stage and wins, so the player is no longer hidden (nor any block in it);
+    the other layers stay noise."""
+    from pagesieve.corrections.rules import make_label
+    from pagesieve.corrections.store import SiteRules
+
+    snapshot, ids = _snapshot(page_html("news-anonymous"), GEOMETRY)
+    analysis, keep = _judged(snapshot)
+    player = next(f for f in analysis.layers if f.node_id == ids["player"])
+    by_id = {b.node_id: b for b in analysis.blocks}
+    target = next(by_id[n] for n in sorted(player.inside) if n in by_id and by_id[n].text.strip())
+    assert not keep[target.index] and ids["player"] in dict(analysis.hidden_layers)
+    label = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, target.index, 1, keep=keep)
+    label.id, label.created = 1, 1.0
+    rules = SiteRules(label.site, [label])
+    again, kept = judge_page(parse_snapshot(snapshot), title_only=False, corrections=rules)
+    hidden = dict(again.hidden_layers)
+    assert ids["player"] not in hidden
+    assert {ids[p] for p in ("modal", "backdrop", "consent")} <= set(hidden)
+    assert kept[next(b.index for b in again.blocks if b.node_id == target.node_id)]
+    assert node_reason(again, kept, target.node_id)["verdict"] == "content"

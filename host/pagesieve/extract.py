@@ -29,7 +29,7 @@ from pagesieve.page.preprocess import preprocess
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.headline import headline_block
-from pagesieve.rules.layers import PageLayer, find_layers, judge_layers
+from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_layers_out
 from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
@@ -247,6 +247,8 @@ def judge_page(
                        log=analysis.removals, templates=templates)
     if corrections:
         apply_rules(analysis.page, analysis.blocks, keep, corrections, log=analysis.removals)
+        if analysis.hidden_layers:
+            analysis.hidden_layers = kept_layers_out(analysis.blocks, keep, analysis.hidden_layers, analysis.layers)
     return analysis, keep
 
 

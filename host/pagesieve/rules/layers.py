@@ -177,6 +177,16 @@ def judge_layers(page: Page, blocks: list[Block], keep: list[bool], layers: list
     return out
 
 
+def kept_layers_out(blocks: list, keep: list[bool], hidden: list[tuple[int, Removal]],
+                    found: list[PageLayer]) -> list[tuple[int, Removal]]:
+    """``hidden`` (the noise layers of :func:`judge_layers`: node id, reason) less the layers that
+    hold a block ``keep`` now keeps: a user's "Keep this" correction inside a layer brings the
+    whole layer back (corrections come after the layer stage and win, as over the classifier)."""
+    kept_ids = {b.node_id for b in blocks if keep[b.index]}
+    inside = {f.node_id: f.inside for f in found}
+    return [(node_id, removal) for node_id, removal in hidden if not kept_ids & inside.get(node_id, frozenset())]
+
+
 def hidden_with_layers(hide: list[int], why: list, layers: list[tuple[int, Removal]],
                        found: list[PageLayer]) -> tuple[list[int], list]:
     """The ``hide`` and ``why`` lists of a ``clean`` reply (node ids; their reasons, compact or
