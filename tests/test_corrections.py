@@ -328,3 +328,21 @@ def test_labels_commands_and_the_personal_model(tmp_path, capsys):
     assert not model_file.exists() and not compiled_path(model_file).exists()
     assert main(["labels", "delete", "--all", "--store", str(store_path)]) == 0
     assert main(["labels", "retrain", "--store", str(store_path), "--model-file", str(model_file)]) == 5
+
+
+def test_the_personal_status_follows_the_model_not_a_rebuild_that_failed_earlier():
+    """After a rebuild that failed, a retraining that succeeded (a new correction) makes the model
+    current: the status says it is in use, not "could not be rebuilt"; while a retraining runs,
+    it says so, whatever an earlier rebuild did."""
+    from types import SimpleNamespace
+
+    from pagesieve.corrections.personal import personal_status
+
+    current = SimpleNamespace(stamp="989c67e07215", outdated=None)
+    stale = SimpleNamespace(stamp=None, outdated="reads 35 page signals")
+    failed_then_trained = SimpleNamespace(rebuild="failed", process=None)
+    assert personal_status(stale, failed_then_trained, 2)["state"] == "failed"
+    assert personal_status(current, failed_then_trained, 2)["state"] == "ready"
+    training = SimpleNamespace(rebuild="done", process=object())
+    assert personal_status(current, training, 3)["state"] == "training"
+    assert personal_status(current, SimpleNamespace(rebuild="done", process=None), 3)["state"] == "rebuilt"

@@ -261,13 +261,13 @@ def personal_status(model: PersonalModel, retrainer: Retrainer, corrections: int
     if retrainer.rebuild in ("waiting", "running"):
         state, message = "rebuilding", (f"Your personal model was made for an older pagesieve; it is being rebuilt from {yours}. "
                                         "Until it is ready your corrections apply as rules.")
-    elif retrainer.rebuild == "failed":
+    elif retrainer.process is not None:
+        state, message = "training", f"Your personal model is being retrained with {yours}."
+    elif retrainer.rebuild == "failed" and not current:  # a later retraining that succeeded ends it
         state, message = "failed", (f"Your personal model could not be rebuilt (the host's log says why); {yours} "
                                     "apply as rules.")
     elif retrainer.rebuild == "done" and current:
         state, message = "rebuilt", f"Your personal model was rebuilt for this version from {yours} and is in use."
-    elif retrainer.process is not None:
-        state, message = "training", f"Your personal model is being retrained with {yours}."
     elif current:
         state, message = "ready", f"Your personal model, from {yours}, is in use."
     elif model.outdated:
