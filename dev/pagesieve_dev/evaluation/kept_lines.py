@@ -35,6 +35,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pagesieve.article.model import Metadata
+from pagesieve.article.render import caption_blocks
 from pagesieve.classify.classifier import SURE_CONTENT_DECISION, BlockClassifier
 from pagesieve.extract import Analysis, judge_page, render_article
 from pagesieve.page.html import parse_html
@@ -170,8 +171,9 @@ class PageTrace:
         self._forms = [_form(b.text) if f is not None else "" for b, f in zip(blocks, self.facts)]
         self._tags = [b.tag for b in blocks]
         expected: dict[str, list[int]] = defaultdict(list)
+        caption = caption_blocks(blocks)  # the lines of blocks_text: captions are not among them
         for b in blocks:
-            if keep[b.index] and b.text.strip():
+            if keep[b.index] and not caption[b.index] and b.text.strip():
                 text = b.text.strip("\n") if b.pre else b.text
                 for line in text.split("\n"):
                     expected[line].append(b.index)
