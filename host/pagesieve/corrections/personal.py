@@ -26,6 +26,14 @@ reports it as :attr:`~PersonalModel.outdated`, the host starts the rebuild at on
 :func:`personal_status` tells the user while it runs and when it is done. Meanwhile an outdated
 model that still loads serves; one that is refused does not (the shipped model serves, and the
 corrections apply as rules).
+
+What a rebuild can use: a label stores the first-pass feature rows of its blocks as the version
+that made it computed them (the page itself is not kept). A change of the page-level signals or
+of the model's later columns (the upgrade this was built for) leaves those rows valid; a change
+of the first-pass columns does not: rows of another width are left out of training
+(:meth:`~pagesieve.corrections.store.LabelStore.training_rows`), so the rebuild then fails with
+"no labels" and says so, and every label still applies as a per-site rule
+(:mod:`pagesieve.corrections.rules`). Such a version must also bump how labels are stored.
 """
 
 from __future__ import annotations
