@@ -435,10 +435,11 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         if not opts.single_page:
             fingerprints = "diff" in opts.kinds
             previous = json.loads(learn_file.read_text(encoding="utf-8")) if opts.resume and learn_file.exists() else None
-            if previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints:
+            if (previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints
+                    and set(previous["part_sites"]) >= {p.name for p in parts}):
                 part_sites = previous["part_sites"]
                 learned = read_templates(templates_file)
-            else:  # nothing to resume, or learned without the fingerprints the diff now needs
+            else:  # nothing to resume, learned without the fingerprints the diff now needs, or other parts
                 learned, part_sites = _learn(client, cuts, opts, out_dir, max(summary.workers, 1))
                 write_templates(templates_file, learned)
                 write_json(learn_file, {"part_sites": part_sites, "min_site_pages": MIN_SITE_PAGES,

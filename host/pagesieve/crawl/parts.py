@@ -17,14 +17,16 @@ from pathlib import Path
 from pagesieve.crawl.records import MAX_RECORD_BYTES, WarcPage, read_warc
 from pagesieve.templates.urls import site_of
 
-PART_RECORDS = 250
-"""Default response records per part (``--part-records``). Measured with ``pagesieve batch``
-on one WARC file of 926 mixed pages on 2 workers (``docs/crawl.md``, "Parts within a file"):
-parts must be small enough that a file gives every worker several of them (the pass then ends
-on all workers within about one part's time: 250 records are 3 to 6 s of one core), and large
-enough that a part's fixed costs (a Dask task per pass, a forked page process, its Parquet,
-stats and judged files: about 0.1 s) stay near 1 % of it. A Common Crawl file of about 28,000
-records gives 112 parts."""
+PART_RECORDS = 100
+"""Default response records per part (``--part-records``), by measurement (``docs/crawl.md``,
+"Parts within a file"; one WARC file of 926 mixed pages, 2 workers, 2026-11-27). A pass ends
+when its last part does, so a worker may stand idle for up to one part's time at the end: with
+250 records the file gave 4 parts, and one worker waited 4.0 s of a 17.7 s learn pass
+(``distributed.get_task_stream``); with 100, 10 parts, the two workers' last learn tasks ended
+1.5 s apart. A part's fixed costs (a Dask task per pass, a forked page process, its part,
+stats, judged and summary files) are about 0.1 s, some 3 % of the 2 to 4 s that 100 records
+take one core here. A Common Crawl file of about 28,000 records gives 280 parts; on a large
+cluster raise it (a few thousand) to bound the number of tasks and part files."""
 
 
 @dataclass(frozen=True, slots=True)
