@@ -343,6 +343,17 @@ def test_uncompressed_warc_garbage_is_skipped_and_a_non_warc_file_named(tmp_path
     assert [(type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for i in items] == [
         ("WarcPage", "https://a.example/1"), ("Skipped", "corrupt"), ("WarcPage", "https://a.example/2"),
         ("Skipped", "truncated")]
+    # cut at byte offsets (no gzip members here) into parts of one record: the same items, each once
+    from pagesieve.crawl.parts import cut_file
+
+    cut = cut_file(warc, "plain", part_records=1)
+    # the second page's record starts the second part; the garbage stays with the first, the
+    # cut last record (no readable start) with the second
+    assert [(p.start, p.records) for p in cut.parts] == [(0, 2), (items[2].offset, 2)]
+    assert warc.read_bytes()[items[2].offset:].startswith(b"WARC/1.")
+    assert [(type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for p in cut.parts
+            for i in read_warc(warc, start=p.start, end=p.end)] == [
+        (type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for i in items]
 
     other = tmp_path / "notes.warc.gz"
     other.write_bytes(gzip.compress(b"just some notes, no WARC records"))
