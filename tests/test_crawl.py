@@ -179,13 +179,19 @@ def _corrupt_warc(path: Path, pages: list[tuple[str, bytes]]) -> dict[str, int]:
     return {"corrupt": 2, "too_large": 1, "not_html": 1, "status": 1, "undecodable": 1, "truncated": 1}
 
 
-def test_corrupt_warc_is_processed_to_the_end_with_the_skips_counted(big9, client, tmp_path):
+def _corrupt_input(big9, tmp_path: Path) -> tuple[Path, list[tuple[str, bytes]], dict[str, int]]:
+    """``tmp_path/in/corrupt.warc.gz`` (:func:`_corrupt_warc` of 10 big9 pages of 2 sites):
+    ``(path, its good pages, the skips expected by reason)``."""
     ids = _pick(big9, 2, 5)
     urls = page_urls(big9)
     pages = [(urls[i], read_page(big9, i).encode("utf-8")) for i in ids]
     warc = tmp_path / "in" / "corrupt.warc.gz"
     warc.parent.mkdir()
-    expected = _corrupt_warc(warc, pages)
+    return warc, pages, _corrupt_warc(warc, pages)
+
+
+def test_corrupt_warc_is_processed_to_the_end_with_the_skips_counted(big9, client, tmp_path):
+    warc, pages, expected = _corrupt_input(big9, tmp_path)
 
     tracemalloc.start()
     items = list(read_warc(warc))
@@ -337,6 +343,17 @@ def test_uncompressed_warc_garbage_is_skipped_and_a_non_warc_file_named(tmp_path
     assert [(type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for i in items] == [
         ("WarcPage", "https://a.example/1"), ("Skipped", "corrupt"), ("WarcPage", "https://a.example/2"),
         ("Skipped", "truncated")]
+    # cut at byte offsets (no gzip members here) into parts of one record: the same items, each once
+    from pagesieve.crawl.parts import cut_file
+
+    cut = cut_file(warc, "plain", part_records=1)
+    # the second page's record starts the second part; the garbage stays with the first, the
+    # cut last record (no readable start) with the second
+    assert [(p.start, p.records) for p in cut.parts] == [(0, 2), (items[2].offset, 2)]
+    assert warc.read_bytes()[items[2].offset:].startswith(b"WARC/1.")
+    assert [(type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for p in cut.parts
+            for i in read_warc(warc, start=p.start, end=p.end)] == [
+        (type(i).__name__, i.url if isinstance(i, WarcPage) else i.reason) for i in items]
 
     other = tmp_path / "notes.warc.gz"
     other.write_bytes(gzip.compress(b"just some notes, no WARC records"))
@@ -371,7 +388,7 @@ def test_extract_pass_from_the_judged_pages_gives_the_rows_of_a_fresh_extraction
     assert judged == again and len(judged) == len(ids)
     stats = [json.loads(p.read_text()) for p in (out / "parts").glob("*.stats.json")]
     fresh_stats = [json.loads(p.read_text()) for p in (fresh / "parts").glob("*.stats.json")]
-    assert {s["name"]: s["sites"] for s in stats} == {s["name"]: s["sites"] for s in fresh_stats}
+    assert {s["input"]: s["sites"] for s in stats} == {s["input"]: s["sites"] for s in fresh_stats}
     removed = sum(c[3] for s in stats for c in s["sites"].values())
     assert removed > 0  # the templates did remove something, so the facts path was exercised
 
@@ -489,10 +506,12 @@ def test_a_damaged_judged_file_is_given_up_for_the_warc_file(crawl, tmp_path):
     from pagesieve.crawl.judged import header, judged_path
     from pagesieve.crawl.pages import extract_part, judge_part
     from pagesieve.crawl.records import MAX_RECORD_BYTES
+    from pagesieve.crawl.summaries import learn_bucket, summaries_path
 
     folder, urls, ids = crawl
     warc = sorted(folder.glob("*.warc.gz"))[0]
-    learned = judge_part(warc, tmp_path / "a", "part", {site_of(u) for u in urls.values()}, page_timeout=None)
+    index = judge_part(warc, tmp_path / "a", "part", {site_of(u) for u in urls.values()}, page_timeout=None)
+    learned = learn_bucket([(str(summaries_path(tmp_path / "a", "part")), *index[0])])
     assert learned and all(s.usable for s in learned.values())
     path = judged_path(tmp_path / "a", "part")
     data = path.read_bytes()
@@ -573,3 +592,98 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
         waiting = _run(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
         c.cluster.close()
     assert waiting == [0] * len(names)
+
+
+@pytest.fixture(scope="module")
+def one_file(big9, tmp_path_factory):
+    """60 big9 pages of 4 sites in ONE WARC file, in the dataset's order: ``(path, ids)``."""
+    folder = tmp_path_factory.mktemp("one")
+    ids = _pick(big9, 4, 15)
+    write_dataset_warcs(big9, folder, parts=1, ids=ids)
+    return next(folder.glob("*.warc.gz")), ids
+
+
+def test_one_file_cut_into_parts_gives_the_rows_of_one_part(one_file, client, tmp_path):
+    """The count pass cuts one file into parts of 7 records, which both workers share; the
+    sites are learned across the parts in file order, so the rows (same pages, same text, same
+    template use) and templates.parquet are those of the same file run as one part."""
+    from pagesieve.crawl.parts import cut_file
+
+    warc, ids = one_file
+    cut = cut_file(warc, "x", part_records=7)
+    assert len(cut.parts) == 9 and [p.records for p in cut.parts] == [7] * 8 + [4]
+    assert [p.start for p in cut.parts[1:]] == [p.end for p in cut.parts[:-1]] and cut.parts[-1].end is None
+    # the parts read by seeking to their start give the records of the whole file, each once
+    whole = [(type(i).__name__, i.url) for i in read_warc(warc)]
+    assert [(type(i).__name__, i.url) for p in cut.parts for i in read_warc(warc, start=p.start, end=p.end)] == whole
+
+    many = run_batch(BatchOptions(inputs=[str(warc)], out_dir=tmp_path / "many", part_records=7, progress=False),
+                     client=client)
+    one = run_batch(BatchOptions(inputs=[str(warc)], out_dir=tmp_path / "one", part_records=10_000, progress=False),
+                    client=client)
+    assert (many.inputs, many.parts, many.most_parts_in_a_file, many.parts_written) == (1, 9, 9, 9)
+    assert (one.parts, one.parts_written) == (1, 1)
+    assert "1 file(s) cut into 9 parts of at most 7 records (up to 9 parts from one file)" in many.lines()[0]
+    assert many.pages == one.pages == len(ids) and many.template_pages == one.template_pages == len(ids)
+    rows_many, rows_one = _rows(tmp_path / "many"), _rows(tmp_path / "one")
+    assert [r["url"] for r in rows_many] == [r["url"] for r in rows_one] and len(rows_many) == len(ids)
+    assert rows_many == rows_one
+    assert pq.read_table(tmp_path / "many" / "templates.parquet").equals(pq.read_table(tmp_path / "one" / "templates.parquet"))
+    stats = [json.loads(p.read_text()) for p in (tmp_path / "many" / "parts").glob("*.stats.json")]
+    assert len(stats) == 9 and len({s["worker"] for s in stats}) == 2  # both workers wrote parts of the one file
+    assert not (tmp_path / "many" / "judged").exists()  # judged and summary files removed
+
+
+def test_resume_works_part_by_part_within_a_file(one_file, client, tmp_path):
+    from pagesieve.errors import UsageError
+
+    warc, ids = one_file
+    out = tmp_path / "out"
+    run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=7, progress=False), client=client)
+    before = _rows(out)
+    parts = sorted((out / "parts").glob("*.parquet"))
+    assert len(parts) == 9
+    kept = {p: p.stat().st_mtime_ns for p in parts if p != parts[4]}
+    parts[4].unlink()  # one part of the file lost, as if its worker had been killed before the rename
+    summary = run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=7, resume=True, progress=False),
+                        client=client)
+    assert (summary.parts_resumed, summary.parts_written) == (8, 1)
+    assert summary.pages == len(ids)
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept
+    assert _rows(out) == before
+    # another cut would give other parts under the same names: refused
+    with pytest.raises(UsageError, match="--part-records 7"):
+        run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=5, resume=True, progress=False),
+                  client=client)
+
+
+def test_a_corrupt_file_in_parts_counts_every_skip_once_and_times_out_a_page(big9, client, tmp_path):
+    """The corrupt WARC of the test above with a page that takes seconds, cut into parts of 3
+    records: each bad stretch is counted once (in the part where it begins), the slow page is a
+    ``timeout`` row, and the parts' other rows are cleaned."""
+    from warcio.warcwriter import WARCWriter
+
+    warc, pages, expected = _corrupt_input(big9, tmp_path)
+    buf = io.BytesIO()
+    write_record(WARCWriter(buf, gzip=True, warc_version="WARC/1.1"), "https://slow.example/page", _slow_page())
+    warc.write_bytes(buf.getvalue() + warc.read_bytes())  # the slow page first, then the corrupt file
+    whole = [(type(i).__name__, i.url, getattr(i, "reason", None)) for i in read_warc(warc)]
+    from pagesieve.crawl.parts import cut_file
+
+    cut = cut_file(warc, "x", part_records=3)
+    assert len(cut.parts) > 3
+    assert [(type(i).__name__, i.url, getattr(i, "reason", None)) for p in cut.parts
+            for i in read_warc(warc, start=p.start, end=p.end)] == whole
+
+    out = tmp_path / "out"
+    # 3 s: the slow page takes about 8 s, the others under 0.1 s (1 s timed one of them out on
+    # this shared machine at a load average of 5)
+    summary = run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=3, page_timeout=3.0, progress=False),
+                        client=client)
+    assert not summary.parts_failed and summary.parts_written == summary.parts == len(cut.parts)
+    assert summary.skipped == {**expected, "timeout": 1}
+    assert summary.pages == len(pages) - 1
+    rows = _rows(out)
+    assert rows[0]["url"] == "https://slow.example/page" and rows[0]["error"] == "timeout: over 3 s"
+    assert Counter(r["error"].split(":")[0] for r in rows if r["error"]) == Counter({**expected, "timeout": 1})
+    assert all(r["text"] for r in rows if not r["error"])

@@ -3,6 +3,14 @@
 ::
 
     pagesieve-dev bench-batch [DATASET ...] [--parts N] [--workers 1,2] [--work DIR] [--json FILE]
+    pagesieve-dev bench-batch --one-file [--workers 1,2] [--repeat N]
+
+**One file** (``--one-file``): the whole command as a user runs it, interpreter, cluster start
+and model load included, on ONE WARC file of 926 mixed pages
+(:func:`~pagesieve_dev.evaluation.warc_fixture.write_mixed_warc`): ``python3 -m pagesieve batch
+FILE --out DIR --workers N`` (templates, and ``--single-page``) against trafilatura over a
+process pool of N processes reading the same file cut the same way (:func:`trafilatura_pool`),
+1 and 2 workers, interleaved and repeated (:func:`_one_file_speed`).
 
 The datasets (default ``big9 dragnet daniel``, the ones with many pages per site) are packed into
 WARC files by :mod:`pagesieve_dev.evaluation.warc_fixture`, ``--parts`` files each, pages dealt
@@ -63,22 +71,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-speed", action="store_true", help="accuracy table only")
     parser.add_argument("--no-accuracy", action="store_true", help="speed table only")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    parser.add_argument("--one-file", action="store_true",
+                        help="time the whole command (interpreter and cluster start included) on ONE WARC file of "
+                             "mixed pages (warc_fixture.MIXED_PAGES), against trafilatura over a process pool of the "
+                             "same size reading the same file; no accuracy table")
 
 
 # ------------------------------------------------------------------------ tasks on the workers
 
 
-def trafilatura_part(path: str) -> dict:
-    """Extract every HTML page of one WARC file with trafilatura (the peer of ``eval
-    --compare``); returns ``{"pages", "seconds", "max_rss_kib", "worker"}``."""
+def _trafilatura_pages(path: str, start: int = 0, end: int | None = None) -> int:
+    """Extract every HTML page of a WARC file (or of its part ``[start, end)``, as
+    :func:`~pagesieve.crawl.records.read_warc` reads it) with trafilatura (the peer of ``eval
+    --compare``); returns the pages."""
     from pagesieve.crawl.records import WarcPage, read_warc
     from pagesieve_dev.evaluation.peers import get_peer
     from pagesieve.page.decode import decode_html
 
     extract = get_peer("trafilatura")
-    t0 = time.perf_counter()
     pages = 0
-    for item in read_warc(path):
+    for item in read_warc(path, start=start, end=end):
         if not isinstance(item, WarcPage):
             continue
         try:
@@ -87,8 +99,50 @@ def trafilatura_part(path: str) -> dict:
         except Exception:  # noqa: BLE001 - as pagesieve's failures, a failed page is counted and skipped
             pass
         pages += 1
+    return pages
+
+
+def trafilatura_part(path: str) -> dict:
+    """Extract every HTML page of one WARC file with trafilatura (:func:`_trafilatura_pages`);
+    returns ``{"pages", "seconds", "max_rss_kib", "worker"}``."""
+    t0 = time.perf_counter()
+    pages = _trafilatura_pages(path)
     return {"pages": pages, "seconds": time.perf_counter() - t0,
             "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "worker": f"{os.getpid()}"}
+
+
+def trafilatura_range(path: str, start: int, end: int | None) -> dict:
+    """Extract every HTML page of one part of a WARC file with trafilatura
+    (:func:`_trafilatura_pages`); returns ``{"pages", "max_rss_kib", "worker"}``. A task of
+    :func:`trafilatura_pool`."""
+    pages = _trafilatura_pages(path, start, end)
+    return {"pages": pages, "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "worker": os.getpid()}
+
+
+def trafilatura_pool(path: str, workers: int, part_records: int) -> dict:
+    """trafilatura over a process pool of ``workers`` processes reading one WARC file: the file
+    cut as ``pagesieve batch`` cuts it (:func:`~pagesieve.crawl.parts.cut_file`, the same count
+    pass), the parts handed out largest first. Returns ``{"pages", "rss_mib": [per worker]}``."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from pagesieve.crawl.parts import cut_file
+
+    parts = sorted(cut_file(path, "x", part_records).parts, key=lambda p: -p.records)
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        results = list(pool.map(trafilatura_range, [path] * len(parts), [p.start for p in parts], [p.end for p in parts]))
+    rss: dict[int, float] = {}
+    for r in results:
+        rss[r["worker"]] = max(rss.get(r["worker"], 0.0), r["max_rss_kib"] / 1024)
+    return {"pages": sum(r["pages"] for r in results), "rss_mib": sorted(round(v, 1) for v in rss.values())}
+
+
+def trafilatura_pool_main(argv: list[str]) -> int:
+    """``python3 -c '...trafilatura_pool_main(sys.argv[1:])' FILE WORKERS PART_RECORDS OUT.json``:
+    :func:`trafilatura_pool` as a command of its own, timed whole by :func:`_one_file_speed`."""
+    path, workers, part_records, out = argv
+    Path(out).write_text(json.dumps(trafilatura_pool(path, int(workers), int(part_records))), encoding="utf-8")
+    return 0
 
 
 def warm_up(_: int = 0) -> int:
@@ -203,6 +257,69 @@ def _speed(files: list[Path], worker_counts: list[int], work: Path, repeat: int)
     return rows
 
 
+def _command(argv: list[str]) -> tuple[float, float]:
+    """Run ``argv`` to its end; ``(wall seconds, CPU seconds of it and its reaped descendants)``.
+
+    Raises:
+        RuntimeError: it exits with a status other than 0 (its standard error is in the message).
+    """
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited with {done.returncode}: {done.stderr[-2000:]}")
+    return seconds, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def _one_file_speed(path: Path, worker_counts: list[int], work: Path, repeat: int) -> list[dict]:
+    """Time the whole command on ONE WARC file, as a user runs it: ``python3 -m pagesieve batch
+    FILE --out DIR --workers N`` (with the crawl's templates, and ``--single-page``), and
+    trafilatura over a process pool of N processes reading the same file
+    (:func:`trafilatura_pool_main`), each a fresh process (interpreter, imports, cluster or pool
+    start and model load inside the clock), interleaved: for each of ``repeat`` rounds, for each
+    worker count, the three in turn. The fastest run of each is kept, and its least CPU time."""
+    import sys
+
+    from pagesieve.crawl.parts import PART_RECORDS
+
+    env_python = sys.executable
+    labels = ("pagesieve batch (templates)", "pagesieve batch --single-page", _trafilatura_label())
+    best: dict = {}
+    for _ in range(repeat):
+        for workers in worker_counts:
+            for label in labels:
+                out = work / f"one-{workers}-{labels.index(label)}"
+                shutil.rmtree(out, ignore_errors=True)
+                if label.startswith("pagesieve"):
+                    argv = [env_python, "-m", "pagesieve", "batch", str(path), "--out", str(out), "--workers",
+                            str(workers), "--no-progress"] + (["--single-page"] if "single" in label else [])
+                else:
+                    out.mkdir(parents=True)
+                    argv = [env_python, "-c", "import sys; from pagesieve_dev.evaluation.bench_batch import "
+                            "trafilatura_pool_main as m; sys.exit(m(sys.argv[1:]))", str(path), str(workers),
+                            str(PART_RECORDS), str(out / "pool.json")]
+                seconds, cpu = _command(argv)
+                if label.startswith("pagesieve"):
+                    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+                    pages, rss = summary["pages"], sorted(summary["max_rss_mib_per_worker"].values())
+                    parts = summary["parts"]
+                else:
+                    pool = json.loads((out / "pool.json").read_text(encoding="utf-8"))
+                    pages, rss, parts = pool["pages"], pool["rss_mib"], None
+                old = best.get((label, workers))
+                if old is None or seconds < old["seconds"]:
+                    best[label, workers] = {"extractor": label, "workers": workers, "pages": pages, "parts": parts,
+                                            "seconds": round(seconds, 2), "worker_cpu_seconds": round(cpu, 2),
+                                            "rss_mib": rss}
+                else:
+                    old["worker_cpu_seconds"] = round(min(old["worker_cpu_seconds"], cpu), 2)
+    return [best[label, workers] for workers in worker_counts for label in labels]
+
+
 def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tuple[float, int]:
     """Macro F1 of the rows of a batch output over ``ids``; a page with no row scores 0."""
     from pagesieve.crawl.output import read_part
@@ -257,10 +374,16 @@ def main(args: argparse.Namespace) -> int:
     from pagesieve_dev.evaluation.datasets import load_dataset
     from pagesieve_dev.evaluation.args import resolve_dataset_dir
 
-    datasets = [load_dataset(resolve_dataset_dir(d)) for d in args.datasets]
     work = args.work or Path(tempfile.mkdtemp(prefix="pagesieve-bench-batch-"))
     work.mkdir(parents=True, exist_ok=True)
     figures: dict = {"cores": os.cpu_count()}
+    if args.one_file:
+        try:
+            return _one_file_main(args, work, figures)
+        finally:
+            if args.work is None:
+                shutil.rmtree(work, ignore_errors=True)
+    datasets = [load_dataset(resolve_dataset_dir(d)) for d in args.datasets]
     try:
         packed = _pack(datasets, work, args.parts)
         all_files = [f for files, _ in packed.values() for f in files]
@@ -310,4 +433,39 @@ def main(args: argparse.Namespace) -> int:
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def _one_file_main(args: argparse.Namespace, work: Path, figures: dict) -> int:
+    """``--one-file``: build the mixed WARC file, time the whole commands, print the table."""
+    from pagesieve_dev.evaluation.args import resolve_dataset_dir
+    from pagesieve_dev.evaluation.datasets import load_dataset
+    from pagesieve_dev.evaluation.warc_fixture import MIXED_PAGES, write_mixed_warc
+
+    path = work / "warc" / "ONE.warc.gz"
+    urls = write_mixed_warc([(load_dataset(resolve_dataset_dir(name)), n) for name, n in MIXED_PAGES], path)
+    print(f"ONE WARC file of {len(urls)} pages ({', '.join(f'{name} {n}' for name, n in MIXED_PAGES)}), "
+          f"{path.stat().st_size / 1e6:.1f} MB; {os.cpu_count()} cores")
+    rows = _one_file_speed(path, args.workers, work, max(args.repeat, 1))
+    figures["one_file"] = rows
+    traf = {r["workers"]: r for r in rows if r["extractor"].startswith("trafilatura")}
+    first = {r["extractor"]: r for r in rows if r["workers"] == min(args.workers)}
+    table = [("extractor", "workers", "parts", "seconds", "pages/s", "pages per CPU-s", "x trafilatura",
+              "x trafilatura per CPU-s", f"x {min(args.workers)} worker(s)", "peak RSS per worker MiB")]
+    for r in rows:
+        rate = r["pages"] / r["seconds"]
+        per_cpu = r["pages"] / r["worker_cpu_seconds"] if r["worker_cpu_seconds"] else 0.0
+        t = traf[r["workers"]]
+        t_cpu = t["pages"] / t["worker_cpu_seconds"] if t["worker_cpu_seconds"] else 0.0
+        table.append((r["extractor"], str(r["workers"]), str(r["parts"] or "-"), f"{r['seconds']:.1f}", f"{rate:.1f}",
+                      f"{per_cpu:.1f}", f"{rate / (t['pages'] / t['seconds']):.2f}",
+                      f"{per_cpu / t_cpu:.2f}" if t_cpu else "-",
+                      f"{rate / (first[r['extractor']]['pages'] / first[r['extractor']]['seconds']):.2f}",
+                      " / ".join(f"{v:.0f}" for v in r["rss_mib"])))
+    print("\nWhole command on one file (wall time from start to exit, fastest of --repeat interleaved runs; "
+          "CPU: the command and all its processes):")
+    print(format_table(table))
+    print(f"load average while measuring (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
     return 0

@@ -105,3 +105,46 @@ def write_dataset_warcs(dataset: Dataset, folder: str | Path, parts: int = 4, id
         for f in files:
             f.close()
     return {i: urls[i] for i in chosen}
+
+
+MIXED_PAGES = (("wcxb_dev", 300), ("big9", 280), ("dragnet", 173), ("daniel", 173))
+"""The pages of :func:`write_mixed_warc`'s default file (926, the size of issue 49's file): modern
+pages of many sites one or two a site (wcxb_dev), and the per-site sets, whose sites have many
+pages each (news, blogs, forums, shops of 2005 to 2017), so that the crawl's templates are
+learned for some sites and not for others."""
+
+
+def write_mixed_warc(datasets: list[tuple[Dataset, int]], path: str | Path) -> dict[tuple[str, str], str]:
+    """Write ONE WARC file of pages of several datasets, as one segment of a crawl holds them.
+
+    Args:
+        datasets: ``(dataset, pages)``: that many of its pages, spread over its index (every
+            k-th page, so a per-site set keeps several pages of each site). path: the
+            ``.warc.gz`` file (its folder created if missing).
+
+    Returns:
+        ``{(dataset name, page id): URL}`` of the packed pages, in file order: the datasets'
+        pages dealt in turn (one of each dataset, then the next of each), as a crawl mixes sites.
+
+    Raises:
+        ValueError: a dataset has fewer pages than asked. DatasetError: a page cannot be read.
+    """
+    from warcio.warcwriter import WARCWriter
+
+    queues = []
+    for ds, n in datasets:
+        if n > len(ds.ids):
+            raise ValueError(f"{ds.name} has {len(ds.ids)} pages, not {n}")
+        step = len(ds.ids) / n
+        queues.append((ds, page_urls(ds), [ds.ids[int(k * step)] for k in range(n)]))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    out: dict[tuple[str, str], str] = {}
+    with open(path, "wb") as f:
+        writer = WARCWriter(f, gzip=True, warc_version="WARC/1.1")
+        for k in range(max(len(ids) for _, _, ids in queues)):
+            for ds, urls, ids in queues:
+                if k < len(ids):
+                    write_record(writer, urls[ids[k]], read_page(ds, ids[k]).encode("utf-8"))
+                    out[ds.name, ids[k]] = urls[ids[k]]
+    return out

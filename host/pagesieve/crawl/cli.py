@@ -7,6 +7,7 @@
     pagesieve batch CRAWL/ --out clean/ --scheduler tcp://10.0.0.5:8786   an existing Dask cluster
     pagesieve batch CRAWL/ --out clean/ --resume              skip the parts already written
     pagesieve batch CRAWL/ --out tpl/ --learn-only            templates.parquet only (for datatrove)
+    pagesieve batch big.warc.gz --out clean/ --part-records 100   parts of 100 records: workers share the file
 
 See :mod:`pagesieve.crawl.job` for the passes and ``docs/crawl.md`` for the output.
 """
@@ -46,6 +47,7 @@ def _seconds(value: str) -> float:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``batch`` options."""
     from pagesieve.crawl.guard import PAGE_TIMEOUT
+    from pagesieve.crawl.parts import PART_RECORDS
     from pagesieve.crawl.records import MAX_RECORD_BYTES
     from pagesieve.templates.evidence import DEFAULT_KINDS
 
@@ -69,6 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--page-timeout", type=_seconds, default=PAGE_TIMEOUT, metavar="SECONDS",
                         help=f"skip a page whose extraction takes longer, counted as timeout (default: {PAGE_TIMEOUT:g}; "
                              "0: no limit)")
+    parser.add_argument("--part-records", type=_positive, default=PART_RECORDS, metavar="N",
+                        help=f"cut each input file into parts of at most N records, so that workers share a file "
+                             f"(default: {PART_RECORDS})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -82,7 +87,7 @@ def main(args: argparse.Namespace) -> int:
         inputs=list(args.inputs), out_dir=args.out, fmt=args.format, markdown=args.markdown, kinds=args.templates,
         resume=args.resume, learn_only=args.learn_only, single_page=args.single_page, scheduler=args.scheduler,
         workers=args.workers, max_record_bytes=args.max_record_mib * 1024 * 1024, page_timeout=args.page_timeout or None,
-        progress=not args.no_progress,
+        part_records=args.part_records, progress=not args.no_progress,
     )
     try:
         summary = run_batch(opts)

@@ -6,16 +6,20 @@ the cluster at ``scheduler`` (a ``dask scheduler`` started by hand, dask-jobqueu
 Kubernetes), unchanged. Workers must see the input files and the output folder at the same
 paths (a shared file system) and have pagesieve installed.
 
-Partitions follow the input files, one task per file and pass:
+Partitions are parts of the input files (:mod:`pagesieve.crawl.parts`): runs of at most
+``--part-records`` records, read by seeking to their first record, so any number of workers
+share one file. One task per part and pass:
 
-1. **count**: ``{site: pages}`` of each file (records read, bodies not parsed); summed on the
-   client, it tells which sites have :data:`~pagesieve.crawl.learn.MIN_SITE_PAGES` pages;
-2. **learn**: each file learns its pages of those sites
-   (:func:`~pagesieve.crawl.learn.learn_part`); the results are reduced by site in a tree of
-   :func:`~pagesieve.crawl.learn.merge_learned` tasks on the cluster, and the client writes
-   ``templates.parquet`` and ``learn.json`` (the sites of each file);
-3. **extract**: each file's part (:func:`~pagesieve.crawl.pages.extract_part`), its task
-   reading from ``templates.parquet`` only the sites of its file.
+1. **count** (one task per file): :func:`~pagesieve.crawl.parts.cut_file` reads each file once
+   (bodies not parsed), cuts it into parts and counts ``{site: pages}``; summed on the client,
+   it tells which sites have :data:`~pagesieve.crawl.learn.MIN_SITE_PAGES` pages;
+2. **learn**: each part judges its pages (:func:`~pagesieve.crawl.pages.judge_part`, kept for
+   the extract pass) and writes the summaries of the pages of those sites by site bucket; one
+   task per bucket then learns its sites from all the parts in crawl order
+   (:func:`~pagesieve.crawl.summaries.learn_bucket`), and the client writes
+   ``templates.parquet`` and ``learn.json`` (the sites of each part);
+3. **extract**: each part (:func:`~pagesieve.crawl.pages.extract_part`), its task reading from
+   ``templates.parquet`` only the sites of its part.
 
 A part whose task fails (a worker killed, the output folder unwritable) is reported in the
 summary and not written; ``resume`` keeps the parts already written, and the templates when
@@ -32,19 +36,23 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pagesieve.crawl.learn import MIN_SITE_PAGES, SiteLearning, count_sites, learn_part, merge_learned
+from pagesieve.crawl.learn import MIN_SITE_PAGES, SiteLearning
 from pagesieve.crawl.output import part_name, part_path, read_templates, stats_path, write_json, write_sites, write_templates
 from pagesieve.crawl.guard import PAGE_TIMEOUT
 from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.judged import judged_path
 from pagesieve.crawl.pages import PartStats, extract_part, judge_part
+from pagesieve.crawl.parts import PART_RECORDS, FileCut, Part, cut_file
 from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
+from pagesieve.crawl.summaries import learn_bucket, summaries_path, summarise_part
+from pagesieve.errors import UsageError
 from pagesieve.templates.evidence import DEFAULT_KINDS
 
 TEMPLATES_FILE = "templates.parquet"
 LEARN_FILE = "learn.json"
 SITES_FILE = "sites.parquet"
 SUMMARY_FILE = "summary.json"
+PARTS_FILE = "parts.json"
 
 
 @dataclass
@@ -61,6 +69,7 @@ class BatchOptions:
         max_record_bytes: see :data:`~pagesieve.crawl.records.MAX_RECORD_BYTES`.
         page_timeout: seconds a page may take before it is skipped as ``timeout``
         (:data:`~pagesieve.crawl.guard.PAGE_TIMEOUT`; ``None`` or 0: no limit).
+        part_records: response records per part (:data:`~pagesieve.crawl.parts.PART_RECORDS`).
         progress: draw the progress bar on standard error.
     """
 
@@ -76,6 +85,7 @@ class BatchOptions:
     workers: int | None = None
     max_record_bytes: int = MAX_RECORD_BYTES
     page_timeout: float | None = PAGE_TIMEOUT
+    part_records: int = PART_RECORDS
     progress: bool = True
 
 
@@ -84,6 +94,9 @@ class BatchSummary:
     """What a run did (printed, and written to ``summary.json``)."""
 
     inputs: int = 0
+    parts: int = 0
+    part_records: int = 0
+    most_parts_in_a_file: int = 0
     parts_written: int = 0
     parts_resumed: int = 0
     parts_failed: dict[str, str] = field(default_factory=dict)
@@ -115,8 +128,9 @@ class BatchSummary:
     def lines(self) -> list[str]:
         """The summary as the command prints it."""
         out = [
-            f"inputs: {self.inputs} file(s); parts written {self.parts_written}, resumed {self.parts_resumed}, "
-            f"failed {len(self.parts_failed)}",
+            f"inputs: {self.inputs} file(s) cut into {self.parts} parts of at most {self.part_records} records "
+            f"(up to {self.most_parts_in_a_file} parts from one file); parts written {self.parts_written}, "
+            f"resumed {self.parts_resumed}, failed {len(self.parts_failed)}",
             f"rows: {self.records} (response records and unreadable stretches); pages cleaned: {self.pages} "
             f"({self.template_pages} with their site's template)",
             f"sites: {self.sites}; learned {self.sites_learned} (>= {MIN_SITE_PAGES} pages), "
@@ -320,17 +334,6 @@ def _run(client, fn, args_list: list[tuple], label: str, progress: bool, pages_o
     return results
 
 
-def _tree_reduce(client, futures: list):
-    """Merge the learn results pairwise on the cluster (a binary tree of merge tasks)."""
-    level = futures
-    while len(level) > 1:
-        nxt = [client.submit(merge_learned, level[i], level[i + 1], pure=False) for i in range(0, len(level) - 1, 2)]
-        if len(level) % 2:
-            nxt.append(level[-1])
-        level = nxt
-    return level[0].result() if level else {}
-
-
 MAX_CACHED_SITES = 5000
 """Learned sites a worker keeps between its extract tasks (:func:`worker_templates`). A site's
 learning takes about 30 KB (big9, dragnet, daniel: 109 sites, 3 MB pickled), so at most about
@@ -363,24 +366,27 @@ def worker_templates(templates_file: Path, sites: list[str]) -> dict[str, SiteLe
 
 def _extract_task(path: str, out_dir: str, templates_file: str | None, sites: list[str], fmt: str, markdown: bool,
                   kinds: tuple[str, ...], max_record_bytes: int, name: str, page_timeout: float | None,
-                  judged: dict | None) -> PartStats:
-    """The extract task: read this file's sites from ``templates.parquet`` (:func:`worker_templates`),
+                  judged: dict | None, start: int, end: int | None) -> PartStats:
+    """The extract task of one part: read its sites from ``templates.parquet`` (:func:`worker_templates`),
     write the part (from the judged file of the learn pass when there is one with the header
     ``judged``)."""
     templates: dict[str, SiteLearning] = {}
     if templates_file and sites:
         templates = worker_templates(Path(templates_file), sites)
-    return extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name, page_timeout, judged)
+    return extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name, page_timeout, judged,
+                        start, end)
 
 
 def _learn_task(judge: bool, path: str, out_dir: str, name: str, sites: frozenset[str], markdown: bool, diff: bool,
-                max_record_bytes: int, page_timeout: float | None) -> dict[str, SiteLearning]:
-    """The learn task of one file: :func:`~pagesieve.crawl.pages.judge_part` when ``judge``
-    (its part is still to be written), else :func:`~pagesieve.crawl.learn.learn_part`. One
-    function for both, so that a pass is one ``map`` (:func:`submit_pass`)."""
+                max_record_bytes: int, page_timeout: float | None, start: int, end: int | None,
+                buckets: int) -> dict[int, tuple[int, int]]:
+    """The learn task of one part: :func:`~pagesieve.crawl.pages.judge_part` when ``judge``
+    (its part is still to be written), else :func:`~pagesieve.crawl.summaries.summarise_part`;
+    both return where each site bucket's summaries are. One function for both, so that a
+    pass is one ``map`` (:func:`submit_pass`)."""
     if judge:
-        return judge_part(path, out_dir, name, sites, markdown, diff, max_record_bytes, page_timeout)
-    return learn_part(path, sites, max_record_bytes, diff)
+        return judge_part(path, out_dir, name, sites, markdown, diff, max_record_bytes, page_timeout, start, end, buckets)
+    return summarise_part(path, out_dir, name, sites, max_record_bytes, diff, start, end, buckets)
 
 
 def part_done(out_dir: Path, name: str, fmt: str) -> bool:
@@ -402,10 +408,12 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
     """
     t0 = time.perf_counter()
     files = warc_files(opts.inputs)
+    if opts.part_records < 1:
+        raise UsageError(f"--part-records must be at least 1, not {opts.part_records}")
     out_dir = Path(opts.out_dir).resolve()
     (out_dir / "parts").mkdir(parents=True, exist_ok=True)
-    names = [part_name(f) for f in files]
-    summary = BatchSummary(inputs=len(files), out_dir=str(out_dir))
+    _check_cut(out_dir / PARTS_FILE, opts)
+    summary = BatchSummary(inputs=len(files), out_dir=str(out_dir), part_records=opts.part_records)
     own_client = client is None
     if own_client:
         client = open_client(opts.scheduler, opts.workers)
@@ -414,6 +422,12 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         if hint:
             print(hint, file=sys.stderr, flush=True)
         summary.workers = len(client.scheduler_info(n_workers=-1)["workers"]) if hasattr(client, "scheduler_info") else 0
+        cuts = _count(client, files, opts, summary)
+        parts = [p for cut in cuts.values() for p in cut.parts]
+        write_json(out_dir / PARTS_FILE, {"part_records": opts.part_records,
+                                          "parts": [[p.path, p.name, p.start, p.end, p.records] for p in parts]})
+        summary.parts = len(parts)
+        summary.most_parts_in_a_file = max((len(c.parts) for c in cuts.values()), default=0)
         templates_file = out_dir / TEMPLATES_FILE
         learn_file = out_dir / LEARN_FILE
         part_sites: dict[str, list[str]] = {}
@@ -421,11 +435,12 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         if not opts.single_page:
             fingerprints = "diff" in opts.kinds
             previous = json.loads(learn_file.read_text(encoding="utf-8")) if opts.resume and learn_file.exists() else None
-            if previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints:
+            if (previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints
+                    and set(previous["part_sites"]) >= {p.name for p in parts}):
                 part_sites = previous["part_sites"]
                 learned = read_templates(templates_file)
-            else:  # nothing to resume, or learned without the fingerprints the diff now needs
-                learned, part_sites = _learn(client, files, names, opts, out_dir)
+            else:  # nothing to resume, learned without the fingerprints the diff now needs, or other parts
+                learned, part_sites = _learn(client, cuts, opts, out_dir, max(summary.workers, 1))
                 write_templates(templates_file, learned)
                 write_json(learn_file, {"part_sites": part_sites, "min_site_pages": MIN_SITE_PAGES,
                                         "fingerprints": fingerprints})
@@ -440,26 +455,26 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             return summary
         t1 = time.perf_counter()
         all_stats: list[PartStats] = []
-        todo = []
-        for f, name in zip(files, names):
-            if opts.resume and part_done(out_dir, name, opts.fmt):
-                stats = PartStats.from_dict(json.loads(stats_path(out_dir, name).read_text(encoding="utf-8")))
+        todo: list[Part] = []
+        for part in parts:
+            if opts.resume and part_done(out_dir, part.name, opts.fmt):
+                stats = PartStats.from_dict(json.loads(stats_path(out_dir, part.name).read_text(encoding="utf-8")))
                 stats.resumed = True
                 all_stats.append(stats)
             else:
-                todo.append((f, name))
-        args = [(str(f), str(out_dir), str(templates_file) if part_sites else None, part_sites.get(name, []), opts.fmt,
-                 opts.markdown, tuple(opts.kinds), opts.max_record_bytes, name, opts.page_timeout,
-                 None if opts.single_page else _judged_header(f, opts)) for f, name in todo]
+                todo.append(part)
+        args = [(p.path, str(out_dir), str(templates_file) if part_sites else None, part_sites.get(p.name, []), opts.fmt,
+                 opts.markdown, tuple(opts.kinds), opts.max_record_bytes, p.name, opts.page_timeout,
+                 None if opts.single_page else _judged_header(p, opts), p.start, p.end) for p in todo]
         results = _run(client, _extract_task, args, "extract", opts.progress, pages_of=lambda s: s.rows,
-                       keys=[n for _, n in todo])
-        for (f, name), result in zip(todo, results):
+                       keys=[p.name for p in todo], work=[p.records for p in todo])
+        for part, result in zip(todo, results):
             if isinstance(result, Exception):
-                summary.parts_failed[name] = f"{type(result).__name__}: {result}"
+                summary.parts_failed[part.name] = f"{type(result).__name__}: {result}"
             else:
                 all_stats.append(result)
         summary.seconds_extract = round(time.perf_counter() - t1, 3)
-        _remove_judged(out_dir, [name for f, name in zip(files, names) if part_done(out_dir, name, opts.fmt)])
+        _remove_judged(out_dir, [p.name for p in parts if part_done(out_dir, p.name, opts.fmt)])
         _sum_parts(summary, all_stats)
         _write_sites(out_dir / SITES_FILE, all_stats, learned_counts)
         summary.seconds_total = round(time.perf_counter() - t0, 3)
@@ -470,8 +485,35 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             close_client(client)
 
 
-def _judged_header(path: Path, opts: BatchOptions) -> dict:
-    return judged_header(str(path), opts.markdown, "diff" in opts.kinds, opts.max_record_bytes, opts.page_timeout)
+def _check_cut(path: Path, opts: BatchOptions) -> None:
+    """Refuse to resume a run cut into parts of another size: its parts (named by their place in
+    the file) would not be the same records as this run's."""
+    if not opts.resume or not path.exists():
+        return
+    before = json.loads(path.read_text(encoding="utf-8")).get("part_records")
+    if before != opts.part_records:
+        raise UsageError(f"--resume: {path.parent} was cut into parts of {before} records; run again with "
+                         f"--part-records {before} (or without --resume into a new folder)")
+
+
+def _count(client, files: list[Path], opts: BatchOptions, summary: BatchSummary) -> dict[str, FileCut]:
+    """The count pass: ``{file part name: FileCut}`` in input order. A file whose count task
+    failed (a worker lost) is reported in ``summary.parts_failed`` and left out."""
+    names = [part_name(f) for f in files]
+    results = _run(client, cut_file, [(str(f), name, opts.part_records, opts.max_record_bytes) for f, name in zip(files, names)],
+                   "count", opts.progress, pages_of=lambda c: sum(c.sites.values()), keys=names)
+    cuts: dict[str, FileCut] = {}
+    for f, name, result in zip(files, names, results):
+        if isinstance(result, Exception):
+            summary.parts_failed[name] = f"count: {type(result).__name__}: {result}"
+        else:
+            cuts[name] = result
+    return cuts
+
+
+def _judged_header(part: Part, opts: BatchOptions) -> dict:
+    return judged_header(part.path, opts.markdown, "diff" in opts.kinds, opts.max_record_bytes, opts.page_timeout,
+                         part.start, part.end)
 
 
 def _remove_judged(out_dir: Path, names: list[str]) -> None:
@@ -485,50 +527,56 @@ def _remove_judged(out_dir: Path, names: list[str]) -> None:
         pass
 
 
-def _learn(client, files: list[Path], names: list[str], opts: BatchOptions,
-           out_dir: Path) -> tuple[dict[str, SiteLearning], dict[str, list[str]]]:
-    """The count and learn passes: ``({site: SiteLearning}, {part name: its learned sites})``.
+def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path,
+           workers: int) -> tuple[dict[str, SiteLearning], dict[str, list[str]]]:
+    """The learn pass: ``({site: SiteLearning}, {part name: its learned sites})``.
 
-    Unless the run is ``learn_only``, the learn task of a file whose part is still to be
-    written is :func:`~pagesieve.crawl.pages.judge_part`: it judges every page of the file
-    once and keeps the judgements for the extract pass; the others learn only
-    (:func:`~pagesieve.crawl.learn.learn_part`); both are :func:`_learn_task`, the pass one
-    :func:`submit_pass`."""
-    counts = _run(client, count_sites, [(str(f), opts.max_record_bytes) for f in files], "count", opts.progress,
-                  pages_of=lambda c: sum(c.values()), keys=names)
+    Two steps (:mod:`pagesieve.crawl.summaries`): each part's task, one ``map``
+    (:func:`submit_pass`, largest part first), judges its pages
+    (:func:`~pagesieve.crawl.pages.judge_part`: the judgements are kept for the extract pass)
+    or, for a part already written or a ``learn_only`` run, only summarises them
+    (:func:`~pagesieve.crawl.summaries.summarise_part`), and writes the summaries of its pages
+    of the learned sites by site bucket; then one task per bucket learns its sites from every
+    part's summaries in crawl order (:func:`~pagesieve.crawl.summaries.learn_bucket`), so the
+    templates do not depend on the cut nor on which worker ran which part."""
     total: Counter[str] = Counter()
-    for c in counts:
-        if not isinstance(c, Exception):
-            total.update(c)
+    for cut in cuts.values():
+        total.update(cut.sites)
     wanted = {s for s, n in total.items() if n >= MIN_SITE_PAGES}
-    part_sites = {name: sorted(set(c) & wanted) for name, c in zip(names, counts) if not isinstance(c, Exception)}
-    judge = {name for name in names if not opts.learn_only and not (opts.resume and part_done(out_dir, name, opts.fmt))}
-    jobs = [(str(f), name, frozenset(part_sites.get(name, ()))) for f, name in zip(files, names)
-            if part_sites.get(name) or name in judge]
+    parts = [p for cut in cuts.values() for p in cut.parts]
+    part_sites = {p.name: sorted(set(counts) & wanted) for cut in cuts.values()
+                  for p, counts in zip(cut.parts, cut.part_sites)}
+    judge = {p.name for p in parts if not opts.learn_only and not (opts.resume and part_done(out_dir, p.name, opts.fmt))}
+    jobs = [p for p in parts if part_sites.get(p.name) or p.name in judge]
     if not jobs:
         return {}, part_sites
-    from distributed import as_completed
-
+    buckets = max(1, min(len(wanted), 2 * workers))  # 2 per worker: the bucket tasks share the workers evenly
     diff = "diff" in opts.kinds
-    pages = {name: sum(c.values()) for name, c in zip(names, counts) if not isinstance(c, Exception)}
-    order = largest_first([path for path, _, _ in jobs], [pages.get(name, 0) for _, name, _ in jobs])
-    args = [(name in judge, path, str(out_dir), name, sites, opts.markdown, diff, opts.max_record_bytes,
-             opts.page_timeout) for path, name, sites in jobs]
-    futures = submit_pass(client, _learn_task, args, "learn", [name for _, name, _ in jobs], order)
-    # the merge tree pairs the parts in input order, whatever order they ran in: the learned
-    # libraries (TemplateLibrary.merge depends on the order of its operands) are the same from
-    # run to run and from cluster to cluster
-    bar = Progress("learn", len(futures), opts.progress)
-    for _ in as_completed(futures):
-        bar.step()
-    # a file without learned sites learns nothing: left out, so that the tree pairs the same
-    # operands as a learn pass of only the files with learned sites
-    ok = [f for f, (_path, _name, sites) in zip(futures, jobs) if f.status == "finished" and sites]
-    for f, (path, _name, _sites) in zip(futures, jobs):
-        if f.status != "finished":
-            print(f"pagesieve: warning: the learn task of {path} failed ({f.exception()}): its pages are not learned",
+    args = [(p.name in judge, p.path, str(out_dir), p.name, frozenset(part_sites.get(p.name, ())), opts.markdown, diff,
+             opts.max_record_bytes, opts.page_timeout, p.start, p.end, buckets) for p in jobs]
+    indexes = _run(client, _learn_task, args, "learn", opts.progress, keys=[p.name for p in jobs],
+                   work=[p.pages for p in jobs])
+    sources: list[list[tuple[str, int, int]]] = [[] for _ in range(buckets)]
+    for part, index in zip(jobs, indexes):  # crawl order: the files in input order, a file's parts in order
+        if isinstance(index, Exception):
+            print(f"pagesieve: warning: the learn task of {part.name} ({part.path}) failed ({index}): its pages are "
+                  "not learned", file=sys.stderr)
+            continue
+        for bucket, (offset, length) in index.items():
+            sources[bucket].append((str(summaries_path(out_dir, part.name)), offset, length))
+    used = [b for b in range(buckets) if sources[b]]
+    learned: dict[str, SiteLearning] = {}
+    results = _run(client, learn_bucket, [(sources[b],) for b in used], "sites", opts.progress,
+                   keys=[f"bucket{b:04d}" for b in used], work=[sum(n for _, _, n in sources[b]) for b in used])
+    for b, result in zip(used, results):
+        if isinstance(result, Exception):
+            print(f"pagesieve: warning: the learning of site bucket {b} failed ({result}): its sites are not learned",
                   file=sys.stderr)
-    return _tree_reduce(client, ok), part_sites
+        else:
+            learned.update(result)
+    for part in jobs:
+        summaries_path(out_dir, part.name).unlink(missing_ok=True)
+    return learned, part_sites
 
 
 def _sum_parts(summary: BatchSummary, parts: list[PartStats]) -> None:

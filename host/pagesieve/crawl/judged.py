@@ -39,11 +39,13 @@ def judged_path(out_dir: Path, name: str) -> Path:
     return Path(out_dir) / "judged" / f"{name}.judged"
 
 
-def header(input_path: str, markdown: bool, fingerprints: bool, max_record_bytes: int, page_timeout: float | None) -> dict:
-    """What a judged file must have been written with to serve a run (compared as a whole)."""
+def header(input_path: str, markdown: bool, fingerprints: bool, max_record_bytes: int, page_timeout: float | None,
+           start: int = 0, end: int | None = None) -> dict:
+    """What a judged file must have been written with to serve a run (compared as a whole):
+    the options, and the byte range ``[start, end)`` of its part of the input file."""
     return {"version": FORMAT_VERSION, "input": str(Path(input_path).resolve()), "markdown": bool(markdown),
             "fingerprints": bool(fingerprints), "max_record_bytes": int(max_record_bytes),
-            "page_timeout": float(page_timeout or 0)}
+            "page_timeout": float(page_timeout or 0), "start": int(start), "end": end}
 
 
 def _codec():
@@ -99,7 +101,7 @@ def read_judged(path: Path, head: dict) -> Iterator[tuple[dict, list[bool] | Non
     except OSError:
         return None
     try:
-        first = _read_frame(f)
+        first = read_frame(f)
     except (JudgedFileError, EOFError):
         f.close()
         return None
@@ -113,13 +115,18 @@ def _frames(f) -> Iterator:
     with f:
         while True:
             try:
-                item = _read_frame(f)
+                item = read_frame(f)
             except EOFError:
                 return
             yield item
 
 
-def _read_frame(f):
+def read_frame(f):
+    """The next frame of the open binary file ``f``, unpickled.
+
+    Raises:
+        EOFError: at the file's end. JudgedFileError: a cut or damaged frame.
+    """
     sizes = f.read(_FRAME.size)
     if not sizes:
         raise EOFError

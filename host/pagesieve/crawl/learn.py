@@ -1,6 +1,6 @@
 """The learn pass of ``pagesieve batch``: each site's templates, learned from the crawl.
 
-For one input file (a partition of the job), every HTML page of a site that has at least
+For one part of the crawl (:mod:`pagesieve.crawl.parts`), every HTML page of a site that has at least
 :data:`MIN_SITE_PAGES` pages in the whole crawl is summarised and learned exactly as
 ``pagesieve learn`` learns a visited page: :func:`~pagesieve.page.html.parse_html`, then
 :func:`~pagesieve.templates.learn.summarise` (pre-processing, segmentation, leaves and block
@@ -10,13 +10,15 @@ library, batches of ten pages) and the site's newest reference pages for the lay
 keeps them. Pages are streamed: a site's state is its library (the entries and at most one
 open batch of ten pages' leaves) and five fingerprint arrays, never its pages.
 
-The parts of a site learned in different files are merged (:meth:`SiteLearning.merge`, with
-:meth:`~pagesieve.templates.library.TemplateLibrary.merge`): the reduce of the Dask job.
+The pages of a site are learned one after the other in crawl order, whichever part of which
+file holds them (:func:`learn_summaries`, fed by :mod:`pagesieve.crawl.summaries`): a library
+learned in batches of ten pages depends on where its batches begin, so parts are not learned
+apart and merged.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,12 +71,6 @@ class SiteLearning:
             self.references.append((summary.url, pack_fingerprints(summary.fingerprints)))
             del self.references[:-MAX_REFERENCES]
 
-    def merge(self, other: SiteLearning) -> None:
-        """Fold the same site's learning from another part of the crawl into this one."""
-        self.library.merge(other.library)
-        self.pages += other.pages
-        self.references = (self.references + other.references)[-MAX_REFERENCES:]
-
     @property
     def usable(self) -> bool:
         """True when the library can name a leaf as template (entries, or an open batch of at
@@ -98,34 +94,18 @@ def rebuild_site(site: str, cache: list[tuple[str, str, int]], pages_in_batch: i
     return SiteLearning(site, library, pages, list(references))
 
 
-def count_sites(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES) -> Counter[str]:
-    """``{site: HTML pages of status 200}`` in one WARC file (bodies are not parsed)."""
-    counts: Counter[str] = Counter()
-    for item in read_warc(path, max_record_bytes):
-        if isinstance(item, WarcPage):
-            site = site_of(item.url)
-            if site:
-                counts[site] += 1
-    return counts
-
-
-def learn_part(path: str | Path, sites: set[str] | frozenset[str], max_record_bytes: int = MAX_RECORD_BYTES,
-               fingerprints: bool = True) -> dict[str, SiteLearning]:
-    """Learn the pages of ``sites`` in one WARC file, in file order.
+def part_summaries(path: str | Path, sites: set[str] | frozenset[str], max_record_bytes: int = MAX_RECORD_BYTES,
+                   fingerprints: bool = True, start: int = 0, end: int | None = None) -> Iterator[tuple[str, bytes, PageSummary]]:
+    """The summaries the learn pass takes of the pages of ``sites`` in one WARC file (or the
+    part of it in ``[start, end)``, :func:`~pagesieve.crawl.records.read_warc`), in file order:
+    ``(site, url key, summary)``, a URL once (:func:`~pagesieve.templates.store.url_key`, as
+    the store refuses a page visited again).
 
     ``fingerprints=False`` skips the layout fingerprints (a job whose evidence kinds leave out
-    the diff); the references then hold empty arrays.
-
-    A URL seen twice in the file is learned once (:func:`~pagesieve.templates.store.url_key`,
-    as the store refuses a page visited again). A page that cannot be decoded or parsed is not
-    learned (the extract pass reports it).
-
-    Returns:
-        ``{site: SiteLearning}`` for the sites with at least one page learned here.
+    the diff). A page that cannot be decoded or parsed gives none (the extract pass reports it).
     """
-    learned: dict[str, SiteLearning] = {}
     seen: set[bytes] = set()
-    for item in read_warc(path, max_record_bytes):
+    for item in read_warc(path, max_record_bytes, start=start, end=end):
         if not isinstance(item, WarcPage):
             continue
         site = site_of(item.url)
@@ -140,6 +120,21 @@ def learn_part(path: str | Path, sites: set[str] | frozenset[str], max_record_by
             summary = summarise(parse_html(text, url=item.url), fingerprints=fingerprints)
         except Exception:  # noqa: BLE001 - counted by the extract pass, which meets the same page
             continue
+        yield site, key, summary
+
+
+def learn_summaries(summaries: Iterable[tuple[str, bytes, PageSummary]],
+                    learned: dict[str, SiteLearning] | None = None) -> dict[str, SiteLearning]:
+    """Learn ``(site, url key, summary)`` in the order given, a URL key once, into ``learned``
+    (a new dict by default), exactly as :meth:`~pagesieve.templates.store.TemplateStore.learn`
+    learns visited pages one after the other. Returns ``learned``: ``{site: SiteLearning}``
+    for the sites with at least one page learned."""
+    learned = {} if learned is None else learned
+    seen: set[bytes] = set()
+    for site, key, summary in summaries:
+        if key in seen:
+            continue
+        seen.add(key)
         state = learned.get(site)
         if state is None:
             state = learned[site] = SiteLearning(site)
@@ -147,16 +142,12 @@ def learn_part(path: str | Path, sites: set[str] | frozenset[str], max_record_by
     return learned
 
 
-def merge_learned(*parts: dict[str, SiteLearning]) -> dict[str, SiteLearning]:
-    """The reduce: the parts' learning of each site merged, in the order of ``parts`` (the
-    first part's dict is extended in place and returned)."""
-    if not parts:
-        return {}
-    out = parts[0]
-    for part in parts[1:]:
-        for site, state in part.items():
-            if site in out:
-                out[site].merge(state)
-            else:
-                out[site] = state
-    return out
+def learn_part(path: str | Path, sites: set[str] | frozenset[str], max_record_bytes: int = MAX_RECORD_BYTES,
+               fingerprints: bool = True) -> dict[str, SiteLearning]:
+    """Learn the pages of ``sites`` in one WARC file, in file order (:func:`part_summaries`,
+    :func:`learn_summaries`).
+
+    Returns:
+        ``{site: SiteLearning}`` for the sites with at least one page learned here.
+    """
+    return learn_summaries(part_summaries(path, sites, max_record_bytes, fingerprints))

@@ -2,8 +2,9 @@
 
 Output folder::
 
-    DIR/parts/<input stem>-<hash>.parquet     one per input file: a row per response record
-    DIR/parts/<input stem>-<hash>.stats.json  that part's counts (written just before the part)
+    DIR/parts/<input stem>-<hash>-<NNNNN>.parquet     one per part of an input file
+                                                      (pagesieve.crawl.parts): a row per response record
+    DIR/parts/<input stem>-<hash>-<NNNNN>.stats.json  that part's counts (written just before the part)
     DIR/templates.parquet                     the learn pass: one row per learned site
     DIR/sites.parquet                         per site: pages, template entries, chars removed
     DIR/summary.json                          the run's summary (also printed)
@@ -87,7 +88,8 @@ FORMATS = ("parquet", "jsonl")
 
 def part_name(path: str | Path) -> str:
     """The part name of an input file: its name without ``.warc[.gz]`` and 8 hex digits of a
-    hash of its absolute path (two inputs of the same name in two folders stay apart)."""
+    hash of its absolute path (two inputs of the same name in two folders stay apart); its parts
+    add their place in the file (:func:`~pagesieve.crawl.parts.cut_file`)."""
     p = Path(path)
     stem = p.name
     for suffix in (".gz", ".warc"):

@@ -41,6 +41,7 @@ from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.learn import SiteLearning
 from pagesieve.crawl.output import PartWriter, part_path, stats_path, write_json
 from pagesieve.crawl.records import MAX_RECORD_BYTES, Skipped, WarcPage, read_warc
+from pagesieve.crawl.summaries import SummaryBuckets, summaries_path
 from pagesieve.errors import InputError
 from pagesieve.page.decode import decode_html
 from pagesieve.page.html import parse_html
@@ -253,25 +254,36 @@ def judge_part(
     fingerprints: bool = True,
     max_record_bytes: int = MAX_RECORD_BYTES,
     page_timeout: float | None = PAGE_TIMEOUT,
-) -> dict[str, SiteLearning]:
-    """The learn pass of one WARC file, judging every page once for both passes.
+    start: int = 0,
+    end: int | None = None,
+    buckets: int = 1,
+) -> dict[int, tuple[int, int]]:
+    """The learn pass of one part (the records of ``path`` in ``[start, end)``,
+    :class:`~pagesieve.crawl.parts.Part`), judging every page once for both passes.
 
     Every response record is judged as a single page (:func:`judge_record`, each page under
     ``page_timeout``, :class:`~pagesieve.crawl.guard.PageGuard`) and kept in the part's judged
     file (:mod:`pagesieve.crawl.judged`) with, for the pages of ``sites``, the facts the
-    template evidence reads; the pages of ``sites`` are learned as
-    :func:`~pagesieve.crawl.learn.learn_part` learns them (in file order, a URL once, from the
-    same :func:`~pagesieve.templates.learn.summarise`), from the tree they were judged on.
+    template evidence reads; the summaries of the pages of ``sites`` (as
+    :func:`~pagesieve.crawl.learn.part_summaries` takes them: in file order, a URL once, from
+    the tree they were judged on) go to the part's summary file by site bucket
+    (:mod:`pagesieve.crawl.summaries`), which the bucket tasks learn in crawl order.
+
+    Args:
+        path: the WARC file. out_dir: the job's output folder. name: the part name. sites:
+        the sites learned. markdown, fingerprints, max_record_bytes, page_timeout: the run's
+        options. start, end: the part's byte range. buckets: site buckets of the run.
 
     Returns:
-        ``{site: SiteLearning}`` for the sites with at least one page learned here.
+        ``{bucket: (offset, length)}`` of the summary file
+        (:func:`~pagesieve.crawl.summaries.summaries_path`); empty when no page was learned.
 
     Raises:
-        OSError: the judged file cannot be written (then none is left behind).
+        OSError: the judged or summary file cannot be written (then none is left behind).
     """
     out_dir = Path(out_dir)
-    head = judged_header(str(path), markdown, fingerprints, max_record_bytes, page_timeout)
-    learned: dict[str, SiteLearning] = {}
+    head = judged_header(str(path), markdown, fingerprints, max_record_bytes, page_timeout, start, end)
+    summaries = SummaryBuckets(buckets)
     seen: set[bytes] = set()
 
     def work(job) -> tuple:
@@ -280,44 +292,43 @@ def judge_part(
         return summary, frame((row, keep, page_facts_))
 
     with JudgedWriter(judged_path(out_dir, name), head) as writer, PageGuard(work, page_timeout) as guard:
-        for item in read_warc(path, max_record_bytes):
+        for item in read_warc(path, max_record_bytes, start=start, end=end):
             if isinstance(item, Skipped):
                 writer.write_frame(frame((_skip_row(item), None, None)))
                 continue
             site = site_of(item.url)
-            wanted = site in sites
-            learn = False
-            if wanted:
+            key = None
+            if site in sites:
                 key = url_key(item.url)
-                if key not in seen:
+                if key in seen:
+                    key = None
+                else:
                     seen.add(key)
-                    learn = True
-            summary, data = _guarded_row(guard, item, (item, wanted, learn))
+            summary, data = _guarded_row(guard, item, (item, site in sites, key is not None))
             if summary is None and isinstance(data, dict):  # timed out or died: the error row
                 data = frame((data, None, None))
             writer.write_frame(data)
             if summary is not None:
-                state = learned.get(site)
-                if state is None:
-                    state = learned[site] = SiteLearning(site)
-                state.learn(summary)
+                summaries.add(site, key, summary)
+        index = summaries.write(summaries_path(out_dir, name))
         writer.commit()
-    return learned
+    return index
 
 
 class _Records:
     """The records of a WARC file read again, forward only, by position (for the pages of a
     judged file that must be extracted again)."""
 
-    def __init__(self, path, max_record_bytes: int) -> None:
+    def __init__(self, path, max_record_bytes: int, start: int = 0, end: int | None = None) -> None:
         self._it = None
         self._path, self._max = path, max_record_bytes
+        self._range = (start, end)
         self._at = -1
         self._item = None
 
     def get(self, position: int):
         if self._it is None:
-            self._it = iter(read_warc(self._path, self._max))
+            self._it = iter(read_warc(self._path, self._max, start=self._range[0], end=self._range[1]))
         while self._at < position:
             self._item = next(self._it)
             self._at += 1
@@ -335,8 +346,11 @@ def extract_part(
     name: str | None = None,
     page_timeout: float | None = PAGE_TIMEOUT,
     judged: dict | None = None,
+    start: int = 0,
+    end: int | None = None,
 ) -> PartStats:
-    """Extract every response record of one WARC file into its part, atomically.
+    """Extract every response record of one part of a WARC file (the records in ``[start,
+    end)``, bytes; by default the whole file) into its part file, atomically.
 
     Args:
         path: the WARC file. out_dir: the job's output folder. templates: ``{site:
@@ -363,7 +377,7 @@ def extract_part(
     name = name or part_name(path)
     jpath = judged_path(out_dir, name)
     rows = read_judged(jpath, judged) if judged is not None else None
-    args = (path, out_dir, templates, fmt, markdown, tuple(kinds), max_record_bytes, name, page_timeout)
+    args = (path, out_dir, templates, fmt, markdown, tuple(kinds), max_record_bytes, name, page_timeout, (start, end))
     if rows is not None:
         try:
             stats = _extract_part(*args, rows)
@@ -376,7 +390,7 @@ def extract_part(
 
 def _extract_part(path, out_dir: Path, templates: dict[str, SiteLearning], fmt: str, markdown: bool,
                   kinds: tuple[str, ...], max_record_bytes: int, name: str, page_timeout: float | None,
-                  rows) -> PartStats:
+                  byte_range: tuple[int, int | None], rows) -> PartStats:
     t0 = time.perf_counter()
     stats = PartStats(name=name, input=str(path))
     skipped: Counter[str] = Counter()
@@ -392,8 +406,9 @@ def _extract_part(path, out_dir: Path, templates: dict[str, SiteLearning], fmt: 
             out = _guarded_row(guard, item, item)
             return (out[1], 0) if out[0] is None else out
 
-        items = (fresh(item) for item in read_warc(path, max_record_bytes)) if rows is None else \
-            _with_templates(rows, templates, kinds, markdown, _Records(path, max_record_bytes), fresh)
+        start, end = byte_range
+        items = (fresh(item) for item in read_warc(path, max_record_bytes, start=start, end=end)) if rows is None else \
+            _with_templates(rows, templates, kinds, markdown, _Records(path, max_record_bytes, start, end), fresh)
         for row, removed in items:
             site = row["site"]
             if row["error"]:

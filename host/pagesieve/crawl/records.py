@@ -65,6 +65,8 @@ class WarcPage:
         url: ``WARC-Target-URI``. record_id: ``WARC-Record-ID`` (``<urn:uuid:...>``).
         date: ``WARC-Date`` (timezone-aware) or ``None``. body: the HTTP payload, at most
         ``max_record_bytes``. charset: the charset of the HTTP ``Content-Type``, or ``None``.
+        offset: where the record starts in the file (bytes; the gzip member's start in a
+        ``.warc.gz``), -1 when unknown.
     """
 
     url: str
@@ -72,6 +74,7 @@ class WarcPage:
     date: datetime | None
     body: bytes
     charset: str | None
+    offset: int = -1
 
 
 @dataclass(slots=True)
@@ -81,6 +84,8 @@ class Skipped:
     Attributes:
         reason: a key of :data:`SKIP_REASONS`. detail: what exactly (one line).
         url, record_id, date: of the record, where they could be read.
+        offset: where the record starts in the file, -1 for a stretch that is no record
+        (``corrupt``, a cut file).
     """
 
     reason: str
@@ -88,6 +93,7 @@ class Skipped:
     url: str | None = None
     record_id: str | None = None
     date: datetime | None = None
+    offset: int = -1
 
     @property
     def error(self) -> str:
@@ -195,7 +201,7 @@ def _warcio_records(f, start: int) -> Iterator[_Record]:
             except (TypeError, ValueError):
                 status = None
         rec = _Record(
-            offset=-1,  # warcio knows it only once the record is read to its end: set below
+            offset=it.offset,  # the record's start, absolute (set again below once it is read)
             url=r.rec_headers.get_header("WARC-Target-URI"),
             record_id=r.rec_headers.get_header("WARC-Record-ID"),
             date=_date(r.rec_headers.get_header("WARC-Date")),
@@ -263,7 +269,7 @@ def _inflate(data: bytes, encoding: str, limit: int) -> bytes | None:
 def _page_or_skip(rec: _Record, max_bytes: int) -> WarcPage | Skipped:
     """The page of one response record, or why it is skipped. Reads the body only when the
     record is a page of an allowed size."""
-    where = dict(url=rec.url, record_id=rec.record_id, date=rec.date)
+    where = dict(url=rec.url, record_id=rec.record_id, date=rec.date, offset=rec.offset)
     if not rec.url:
         return Skipped("no_url", "response record without WARC-Target-URI", **where)
     if rec.status != 200:
@@ -282,7 +288,7 @@ def _page_or_skip(rec: _Record, max_bytes: int) -> WarcPage | Skipped:
         body = inflated
     if len(body) > max_bytes:
         return Skipped("too_large", f"body over the {max_bytes} byte limit", **where)
-    return WarcPage(rec.url, rec.record_id, rec.date, body, rec.charset)
+    return WarcPage(rec.url, rec.record_id, rec.date, body, rec.charset, rec.offset)
 
 
 def _next_record_start(f, pos: int, compressed: bool) -> int | None:
@@ -326,13 +332,19 @@ def _is_gzip(f) -> bool:
     return f.read(3) == _GZIP_MAGIC
 
 
-def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader: str | None = None) -> Iterator[WarcPage | Skipped]:
+def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader: str | None = None,
+              start: int = 0, end: int | None = None) -> Iterator[WarcPage | Skipped]:
     """Every response record of a WARC file, as a page or a skip (see the module docstring).
 
     Args:
         path: a ``.warc`` or ``.warc.gz`` file.
         max_record_bytes: largest body read (see :data:`MAX_RECORD_BYTES`).
         reader: ``"fastwarc"`` or ``"warcio"`` (default: :func:`reader_name`).
+        start, end: read only the records that start in ``[start, end)`` (bytes; ``end``
+            ``None``: to the end of the file), ``start`` being a record start (an ``offset``
+            this function gave): one part of a file (:mod:`pagesieve.crawl.parts`). The parts
+            of a file cut at record starts together yield exactly what the whole file yields;
+            an unreadable stretch belongs to the part in which it begins.
 
     Yields:
         :class:`WarcPage` or :class:`Skipped`, in file order. A record is yielded once the
@@ -349,7 +361,8 @@ def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader
     with f:
         size = f.seek(0, 2)
         compressed = _is_gzip(f)
-        pos = 0
+        pos = start
+        stop = size + 1 if end is None or end > size else end  # no record starts past the file's end
         bad_from: int | None = None  # start of an unreadable stretch not yet reported
         held: tuple[_Record, WarcPage | Skipped] | None = None  # the last record, until known whole
         seen_record = False
@@ -363,6 +376,8 @@ def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader
                     if bad_from is not None:
                         yield Skipped("corrupt", f"unreadable bytes after byte {bad_from} skipped up to the next record")
                         bad_from = None
+                    if rec.offset >= stop:  # the next part's first record: this part is whole
+                        return
                     try:
                         item = _page_or_skip(rec, max_record_bytes)
                     except Exception as exc:  # noqa: BLE001 - a body that cannot be read
@@ -398,6 +413,10 @@ def read_warc(path: str | Path, max_record_bytes: int = MAX_RECORD_BYTES, reader
             seen_record = seen_record or resume_after >= pos
             # after a failure on the record at pos itself, the next start looked for is after it
             nxt = _next_record_start(f, max(resume_after, pos) + 1, compressed)
+            if nxt is not None and nxt >= stop:  # the unreadable stretch runs into the next part
+                if bad_from is not None:
+                    yield Skipped("corrupt", f"unreadable bytes after byte {bad_from} skipped up to the next record")
+                return
             if nxt is None:
                 if not seen_record and pos == 0 and not _starts_record(f, 0, compressed):
                     yield Skipped("unreadable_file", f"{path}: not a WARC file ({error})")

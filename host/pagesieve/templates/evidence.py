@@ -174,7 +174,7 @@ class BlockFacts(NamedTuple):
     text: str
     chars: int
     pre: bool
-    parent: int = -1
+    parent: int
 
 
 @dataclass(slots=True)
@@ -184,17 +184,16 @@ class PageFacts:
     several times faster than one object per block).
 
     Attributes:
-        tags, texts, chars, pre: per block (document order), its tag, own text
-            (:attr:`~pagesieve.blocks.segment.Block.text`), characters and ``pre`` flag.
+        tags, texts, chars, pre, parents: per block (document order), its tag, own text
+            (:attr:`~pagesieve.blocks.segment.Block.text`), characters, ``pre`` flag and
+            enclosing block (:attr:`~pagesieve.blocks.segment.Block.parent`, -1 for none: what
+            :func:`~pagesieve.article.render.caption_blocks` reads).
         text_blocks: per block, :func:`~pagesieve.templates.library.is_text_block`.
         leaves: ``(tag, leaf text, index of the block that holds it or -1)`` of every leaf
             under the first block's element (that element included), document order: the
             leaves of :func:`~pagesieve.templates.library.page_leaves`, with their blocks.
         fingerprints: :func:`~pagesieve.templates.diff.block_fingerprints`, or ``None`` when
             not computed (then the diff evidence cannot be read from these facts).
-        parents: per block, the index of its enclosing block (-1 for the outermost): the
-            article's text leaves out what lies in a figure's caption
-            (:func:`~pagesieve.article.render.caption_blocks`).
     """
 
     tags: list[str]
@@ -203,20 +202,19 @@ class PageFacts:
     pre: list[bool]
     text_blocks: list[bool]
     leaves: list[tuple[str, str, int]]
+    parents: list[int]
     fingerprints: list[int] | None = None
-    parents: list[int] | None = None
 
     def blocks(self) -> list[BlockFacts]:
         """One :class:`BlockFacts` per block, document order."""
-        parents = self.parents if self.parents is not None else [-1] * len(self.tags)
-        return [BlockFacts(*b) for b in zip(range(len(self.tags)), self.tags, self.texts, self.chars, self.pre, parents)]
+        return [BlockFacts(*b) for b in zip(range(len(self.tags)), self.tags, self.texts, self.chars, self.pre, self.parents)]
 
 
 def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None) -> PageFacts:
     """The :class:`PageFacts` of a judged page's ``blocks`` (read before the article is
     rendered, which prunes the tree); ``fingerprints`` as :func:`block_fingerprints` gives them."""
     if not blocks:
-        return PageFacts([], [], [], [], [], [], fingerprints, [])
+        return PageFacts([], [], [], [], [], [], [], fingerprints)
     block_of = {b.element: b.index for b in blocks}
     leaves = []
     for element in blocks[0].element.iter(etree.Element):
@@ -231,8 +229,8 @@ def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None) -
             owner = owner.getparent()
         leaves.append((element.tag, text, -1 if owner is None else block_of[owner]))
     return PageFacts([b.element.tag for b in blocks], [b.text for b in blocks], [b.chars for b in blocks],
-                     [b.pre for b in blocks], [is_text_block(b) for b in blocks], leaves, fingerprints,
-                     [b.parent for b in blocks])
+                     [b.pre for b in blocks], [is_text_block(b) for b in blocks], leaves, [b.parent for b in blocks],
+                     fingerprints)
 
 
 def facts_evidence(facts: PageFacts, templates: SiteTemplates | None, kinds: Iterable[str] = EVIDENCE_KINDS) -> TemplateEvidence:
