@@ -33,7 +33,11 @@
   // property set with its value and priority before) and only that is put back by clear(): the
   // page's own changes to <html> and <body> in between stay.
   const LOCKING = new Set(["hidden", "clip"]);
-  let unlocked = null;  // [{el, tokens: [class taken off], props: [[name, value, priority] before], bare}] while undone
+  // [{el, tokens: [class taken off], props: [[name, value, priority] before], attributes: [[name, text, form]]}] while undone
+  let unlocked = null;
+  // an attribute's meaning, whatever its text: the set of classes, the declarations
+  const FORM = { class: (el) => [...el.classList].sort().join(" "), style: (el) => el.style.cssText };
+  const ATTRIBUTES = Object.keys(FORM);
 
   // true when el stops the page's scrolling: overflow hidden (or clip), or <body> fixed
   function locks(el) {
@@ -55,8 +59,7 @@
     // where the page was: a body fixed at top: -Y px was scrolled to Y
     const top = getComputedStyle(body).position === "fixed" ? -parseFloat(getComputedStyle(body).top) || 0 : window.scrollY;
     for (const el of [html, body]) {
-      // bare: the attributes el had not (left empty by what is put back: taken off again)
-      const changed = { el, tokens: [], props: [], bare: ["class", "style"].filter((name) => !el.hasAttribute(name)) };
+      const changed = { el, tokens: [], props: [], attributes: ATTRIBUTES.map((name) => [name, el.getAttribute(name), FORM[name](el)]) };
       unlocked.push(changed);
       for (const token of [...el.classList]) {
         if (!locks(el)) break;
@@ -77,13 +80,19 @@
   // ours as it was before (last set first); the rest of <html> and <body> as the page has it now.
   function relock() {
     if (!unlocked) return;
-    for (const { el, tokens, props, bare } of unlocked) {
+    for (const { el, tokens, props, attributes } of unlocked) {
       for (const token of tokens) el.classList.add(token);
       for (const [name, value, priority] of props.reverse()) {
         if (value) el.style.setProperty(name, value, priority);
         else el.style.removeProperty(name);
       }
-      for (const name of bare) if (el.getAttribute(name) === "") el.removeAttribute(name);
+      // unchanged by the page meanwhile: its attribute's very text back (the browser rewrites a
+      // style attribute touched by CSSOM, and a class put back comes last)
+      for (const [name, text, form] of attributes) {
+        if (FORM[name](el) !== form) continue;
+        if (text === null) el.removeAttribute(name);
+        else el.setAttribute(name, text);
+      }
     }
     unlocked = null;
   }

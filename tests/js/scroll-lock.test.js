@@ -21,13 +21,15 @@ class Root {
     this.style = {
       getPropertyValue: (name) => (this.props.get(name) || [""])[0],
       getPropertyPriority: (name) => (this.props.get(name) || ["", ""])[1],
-      setProperty: (name, value, priority = "") => { this.props.set(name, [value, priority]); this.hadStyle = true; },
-      removeProperty: (name) => { this.props.delete(name); },
+      setProperty: (name, value, priority = "") => { this.props.set(name, [value, priority]); this.hadStyle = true; this.raw = null; },
+      removeProperty: (name) => { this.props.delete(name); this.raw = null; },
+      get cssText() { return [...self.props].map(([n, [v, p]]) => `${n}: ${v}${p ? " !" + p : ""};`).join(" "); },
     };
   }
   hasAttribute(name) { return this.getAttribute(name) !== null; }
   getAttribute(name) {
     if (name === "class") return this.classes === null ? null : this.classes.join(" ");
+    if (name === "style" && this.raw) return this.raw;  // as written, until CSSOM touches it (then as a browser writes it)
     if (name === "style") return this.hadStyle ? [...this.props].map(([n, [v, p]]) => `${n}: ${v}${p ? " !" + p : ""};`).join(" ") : null;
     return null;
   }
@@ -35,13 +37,14 @@ class Root {
     if (name === "class") this.classes = value.split(" ").filter(Boolean);
     if (name === "style") {
       this.hadStyle = true;
+      this.raw = value;
       this.props = new Map(value.split(";").map((d) => d.trim()).filter(Boolean).map((d) => {
         const [n, v] = d.split(":").map((x) => x.trim());
         return [n, [v.replace(/ !important$/, ""), v.endsWith("!important") ? "important" : ""]];
       }));
     }
   }
-  removeAttribute(name) { if (name === "class") this.classes = null; if (name === "style") { this.hadStyle = false; this.props = new Map(); } }
+  removeAttribute(name) { if (name === "class") this.classes = null; if (name === "style") { this.hadStyle = false; this.raw = null; this.props = new Map(); } }
 }
 
 function page(html, body) {
@@ -91,4 +94,16 @@ test("a property set where there was none is taken off; an attribute the element
   assert.equal(body.style.getPropertyPriority("overflow-y"), "important");
   assert.equal(html.getAttribute("class"), null);
   assert.equal(html.getAttribute("style"), null);
+});
+
+test("with no change of the page's meanwhile, each attribute's very text is back (order of classes, the style as written)", () => {
+  const html = new Root("modal-open js");
+  const body = new Root("x");
+  body.setAttribute("style", "overflow-y: hidden");
+  const hiding = page(html, body);
+  hiding.unlockScroll();
+  hiding.clear();
+  assert.equal(html.getAttribute("class"), "modal-open js");
+  assert.equal(body.getAttribute("class"), "x");
+  assert.equal(body.getAttribute("style"), "overflow-y: hidden");
 });
