@@ -69,20 +69,21 @@
     ps.api.runtime.sendMessage({ type: "pagesieve.pageState", mode: ps.mode, hidden }).catch(() => {});
   }
 
-  async function run(wanted, measure, learn) {
-    const answer = await runMode(wanted, measure, learn);
+  // when: "click" (the popup, a shortcut) or "load" (the site's auto mode as the page loads)
+  async function run(wanted, measure, learn, when = "click") {
+    const answer = await runMode(wanted, measure, learn, when);
     tellToolbar();
     return answer;
   }
 
   // learn: the host also learns the page from this snapshot (page load: one walk, not two)
-  async function runMode(wanted, measure, learn) {
+  async function runMode(wanted, measure, learn, when) {
     off();
     if (wanted === "off") return { ok: true, hidden: 0, words: ps.visibleWords() };
     if (wanted !== "hide" && wanted !== "reader" && wanted !== "corrections") return { ok: false, error: "mode must be hide, reader, corrections or off" };
     const t0 = performance.now();
     // the page's consent pop-up answered first (consent.js): the page is then judged without it
-    const consent = wanted === "corrections" ? null : await ps.consent.answer(learn ? "load" : "click");
+    const consent = wanted === "corrections" ? null : await consentFirst(when);
     const elements = new Map();
     const fields = learn ? { mode: wanted, learn: true } : { mode: wanted };
     if (wanted !== "corrections") {
@@ -114,6 +115,14 @@
     };
   }
 
+  // The page's consent pop-up answered (consent.js). On load only where the user asked for that
+  // (options page), and then it is already answered: consent.js's onLoad() ran just before.
+  async function consentFirst(when) {
+    if (when !== "load") return ps.consent.answer("click");
+    const { onLoad } = await ps.consent.settings();
+    return onLoad ? ps.consent.last() || ps.consent.answer("load") : null;
+  }
+
   // The reader view without the host: the page's markup goes to the extension's reader page
   // (pages/reader.html, Mozilla's Readability), opened in a tab beside this one; the page itself
   // is left as it is. Answers as run() does, with withoutHost: true and the host's error.
@@ -136,7 +145,7 @@
     let wanted = null;
     if (auto[site] === "hide" || auto[site] === "reader") wanted = auto[site];
     else if (corrected[site] > 0 && ps.mode === "off") wanted = "corrections";
-    if (wanted) await run(wanted, false, learning);
+    if (wanted) await run(wanted, false, learning, "load");
     else if (learning) await learnPage();
   }
 

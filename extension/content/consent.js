@@ -17,6 +17,10 @@
   // Detection rounds (autoconsent's detectRetries, one every ~500 ms): on a click the page is
   // already there; on load a consent manager puts its banner in late.
   const RETRIES = { click: 0, load: 10 };
+  // A consent manager found but no pop-up of it (consent given on an earlier visit, the usual
+  // case): autoconsent then goes on looking for its pop-up for ~5 s and tells nothing more. A
+  // pop-up that is there shows within this grace; past it the answer is "none".
+  const GRACE_MS = { click: 1000, load: 3000 };
   let sheet = null;  // our style hiding a pop-up ("hide" mode, or an opt-out that failed)
   let lastAnswer = null;
   let running = null;
@@ -53,7 +57,8 @@
     return new Promise((resolve) => {
       let instance = null;
       let cmp = null;
-      const finish = (answer) => { clearTimeout(timer); resolve(answer); };
+      let grace = null;  // the grace timer, from "cmpDetected" until a pop-up is found
+      const finish = (answer) => { clearTimeout(timer); clearTimeout(grace); resolve(answer); };
       const timer = setTimeout(() => finish(cmp && hidePopup(instance, cmp) ? { cmp, action: "hidden" } : { cmp, action: "none" }), ANSWER_MS[when]);
       const send = async (message) => {
         switch (message.type) {
@@ -67,6 +72,7 @@
             break;
           case "popupFound":
             cmp = message.cmp;
+            clearTimeout(grace);
             if (mode === "hide") finish({ cmp, action: hidePopup(instance, cmp) ? "hidden" : "none" });
             break;
           case "optOutResult":
@@ -78,6 +84,9 @@
           case "report":
             if (message.state.lifecycle === "nothingDetected") finish({ cmp: null, action: "none" });
             else if (message.state.lifecycle === "optOutSucceeded") finish({ cmp, action: "opted-out" });
+            else if (message.state.lifecycle === "cmpDetected" && !cmp && !grace) {
+              grace = setTimeout(() => finish({ cmp: null, action: "none" }), GRACE_MS[when]);
+            }
             break;
           default:
             break;

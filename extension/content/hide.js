@@ -29,15 +29,26 @@
   // on <html> or <body>, <body> fixed in place (its top at minus the scroll offset), by a class
   // or by inline style. Once the modal is hidden, the lock is undone: first each class of <html>
   // and <body> whose removal unlocks the element (found by what it does, not by its name), then
-  // inline overrides for what still locks. Every attribute changed is kept as it was, and put
-  // back by clear(): the page is then exactly as it was.
+  // inline overrides for what still locks. What is changed is kept (the classes taken off, each
+  // property set with its value and priority before) and only that is put back by clear(): the
+  // page's own changes to <html> and <body> in between stay.
   const LOCKING = new Set(["hidden", "clip"]);
-  let unlocked = null;  // [[element, attribute, value before (null: absent)], ...] while undone
+  // [{el, tokens: [class taken off], props: [[name, value, priority] before], attributes: [[name, text, form]]}] while undone
+  let unlocked = null;
+  // an attribute's meaning, whatever its text: the set of classes, the declarations
+  const FORM = { class: (el) => [...el.classList].sort().join(" "), style: (el) => el.style.cssText };
+  const ATTRIBUTES = Object.keys(FORM);
 
   // true when el stops the page's scrolling: overflow hidden (or clip), or <body> fixed
   function locks(el) {
     const style = getComputedStyle(el);
     return LOCKING.has(style.overflowY) || (el === document.body && style.position === "fixed");
+  }
+
+  // el's inline property name set to value !important, what it was kept in changed.props
+  function override(el, changed, name, value) {
+    changed.props.push([name, el.style.getPropertyValue(name), el.style.getPropertyPriority(name)]);
+    el.style.setProperty(name, value, "important");
   }
 
   // Undo the page's scroll lock, if it has one; returns true when there was one.
@@ -48,27 +59,40 @@
     // where the page was: a body fixed at top: -Y px was scrolled to Y
     const top = getComputedStyle(body).position === "fixed" ? -parseFloat(getComputedStyle(body).top) || 0 : window.scrollY;
     for (const el of [html, body]) {
-      for (const name of ["class", "style"]) unlocked.push([el, name, el.getAttribute(name)]);
+      const changed = { el, tokens: [], props: [], attributes: ATTRIBUTES.map((name) => [name, el.getAttribute(name), FORM[name](el)]) };
+      unlocked.push(changed);
       for (const token of [...el.classList]) {
         if (!locks(el)) break;
         el.classList.remove(token);
         if (locks(el)) el.classList.add(token);  // not this one: put back
+        else changed.tokens.push(token);
       }
       if (locks(el)) {
-        el.style.setProperty("overflow-y", "auto", "important");
-        if (el === body && getComputedStyle(el).position === "fixed") el.style.setProperty("position", "static", "important");
+        override(el, changed, "overflow-y", "auto");
+        if (el === body && getComputedStyle(el).position === "fixed") override(el, changed, "position", "static");
       }
     }
     if (top > 0) window.scrollTo(0, top);
     return true;
   }
 
-  // The lock (class and style attributes of <html> and <body>) as it was before unlockScroll().
+  // The lock as it was before unlockScroll(): the classes taken off put back, each property of
+  // ours as it was before (last set first); the rest of <html> and <body> as the page has it now.
   function relock() {
     if (!unlocked) return;
-    for (const [el, name, value] of unlocked) {
-      if (value === null) el.removeAttribute(name);
-      else el.setAttribute(name, value);
+    for (const { el, tokens, props, attributes } of unlocked) {
+      for (const token of tokens) el.classList.add(token);
+      for (const [name, value, priority] of props.reverse()) {
+        if (value) el.style.setProperty(name, value, priority);
+        else el.style.removeProperty(name);
+      }
+      // unchanged by the page meanwhile: its attribute's very text back (the browser rewrites a
+      // style attribute touched by CSSOM, and a class put back comes last)
+      for (const [name, text, form] of attributes) {
+        if (FORM[name](el) !== form) continue;
+        if (text === null) el.removeAttribute(name);
+        else el.setAttribute(name, text);
+      }
     }
     unlocked = null;
   }

@@ -53,19 +53,22 @@ function checkMode(mode) {
 }
 
 // The modes: a choice runs at once; a choice made while one runs (arrow keys over the group)
-// waits, and the last one wins.
+// waits, and the last one wins. A run that fails (rejects) leaves the controls working.
 let running = null;
 let wanted = null;
 async function choose(mode) {
   wanted = mode;
   if (running) return;
-  while (wanted) {
-    const next = wanted;
-    wanted = null;
-    running = run(next);
-    await running;
+  try {
+    while (wanted) {
+      const next = wanted;
+      wanted = null;
+      running = run(next);
+      await running;
+    }
+  } finally {
+    running = null;
   }
-  running = null;
 }
 
 async function run(mode) {

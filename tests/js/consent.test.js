@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { load, plain } from "./load.js";
 import { fakeBrowser } from "./fake-browser.js";
 
-// script: the messages the stand-in library sends once initialised, in order
+// script: the messages the stand-in library sends once initialised, in order ({wait: ms}: a pause)
 function page(consent, script) {
   const made = [];
   class AutoConsent {
@@ -15,7 +15,7 @@ function page(consent, script) {
     initialize(config, rules) {
       this.config = config;
       this.declarative = rules;
-      (async () => { for (const m of script) { await new Promise((r) => setTimeout(r, 1)); await this.send(m); } })();
+      (async () => { for (const m of script) { await new Promise((r) => setTimeout(r, m.wait || 1)); if (!m.wait) await this.send(m); } })();
     }
     receiveMessageCallback(m) { (this.received || (this.received = [])).push(m); }
   }
@@ -85,4 +85,28 @@ test("on load only when the user asked, with more detection rounds", async () =>
   const not = page({ mode: "optout" }, []);
   await not.ps.consent.onLoad();
   assert.equal(not.made.length, 0);
+});
+
+const detected = { type: "report", state: { lifecycle: "cmpDetected" } };
+
+test("a consent manager without a pop-up (consent given before): none after a short grace, not the whole wait", async () => {
+  const { ps } = page({ mode: "optout" }, [detected]);
+  const t0 = Date.now();
+  assert.deepEqual(plain(await ps.consent.answer()), { cmp: null, action: "none" });
+  const took = Date.now() - t0;
+  assert.ok(took >= 900 && took < 2000, `answered in ${took} ms`);
+});
+
+test("a pop-up found within the grace is answered, however long its opt-out takes", async () => {
+  const { ps } = page({ mode: "optout" }, [detected, found, { wait: 1500 }, { type: "autoconsentDone", cmp: "Acme CMP" }]);
+  assert.deepEqual(plain(await ps.consent.answer()), { cmp: "Acme CMP", action: "opted-out" });
+  const hidden = page({ mode: "hide" }, [detected, found]);
+  assert.deepEqual(plain(await hidden.ps.consent.answer()), { cmp: "Acme CMP", action: "hidden" });
+});
+
+test("no consent manager at all: none at once", async () => {
+  const { ps } = page({ mode: "optout" }, [{ type: "report", state: { lifecycle: "started" } }, { type: "report", state: { lifecycle: "nothingDetected" } }]);
+  const t0 = Date.now();
+  assert.deepEqual(plain(await ps.consent.answer()), { cmp: null, action: "none" });
+  assert.ok(Date.now() - t0 < 500);
 });

@@ -66,3 +66,41 @@ test("every change of mode is told to the toolbar button (background/toolbar.js)
   assert.deepEqual(tells().at(-1), { type: "pagesieve.pageState", mode: "off", hidden: 0 });
   assert.equal(tells().length, 2);
 });
+
+// The site's auto mode as the page loads, the host stood in for by a failure (the page is not
+// judged): how often the stand-in autoconsent is made, and with which detection rounds.
+async function autoLoad(stored) {
+  const browser = fakeBrowser({ stored });
+  const idle = [];
+  const made = [];
+  class AutoConsent {
+    constructor(send) { this.send = send; this.rules = []; made.push(this); }
+    initialize(config) { this.config = config; setTimeout(() => this.send({ type: "report", state: { lifecycle: "nothingDetected" } }), 1); }
+  }
+  const document = { addEventListener: () => {}, querySelector: () => null };
+  const location = { hostname: "www.example.com", protocol: "https:", href: "https://www.example.com/a" };
+  const context = load(scripts, {
+    chrome: browser.api, document, location, requestIdleCallback: (f) => idle.push(f), setTimeout, clearTimeout, performance,
+    pagesieveAutoconsent: { AutoConsent, filterCompactRules: () => ({}), rules: {} },
+  });
+  const asked = [];
+  context.pagesieve.content.askWithSnapshot = async (type, fields) => { asked.push(plain(fields)); return { answer: { ok: false, error: "no host here" } }; };
+  idle[0]();
+  for (let i = 0; i < 50 && !(await browser.api.send({ type: "pagesieve.state" })).loaded; i++) await new Promise((r) => setTimeout(r, 5));
+  return { browser, made, asked };
+}
+
+test("the site's auto mode on load answers no consent pop-up unless the user asked for that on load, and then once", async () => {
+  const auto = { "example.com": "hide" };  // the site (ps.siteOf)
+  for (const learn of [undefined, { "*": false }]) {  // learning on (the default) or off: the same
+    const quiet = await autoLoad({ auto, learn });
+    assert.deepEqual(quiet.asked.map((fields) => fields.mode), ["hide"]);
+    assert.equal(quiet.made.length, 0);
+  }
+  const asked = await autoLoad({ auto, consent: { mode: "optout", onLoad: true } });
+  assert.equal(asked.asked.length, 1);
+  assert.deepEqual(asked.made.map((instance) => instance.config.detectRetries), [10]);  // onLoad's run, not a second
+  // a click answers it at once, with no detection rounds
+  await asked.browser.api.send({ type: "pagesieve.run", mode: "hide" });
+  assert.deepEqual(asked.made.map((instance) => instance.config.detectRetries), [10, 0]);
+});
