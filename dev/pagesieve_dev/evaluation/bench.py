@@ -45,6 +45,8 @@ from pagesieve.errors import DatasetError, PagesieveError
 from pagesieve.native.collector import collector_paused
 from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset, read_page
 from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
+from pagesieve_dev.evaluation.bench_peers import pair_table, run_pairs
+from pagesieve_dev.evaluation.bench_stages import StageClock, stage_table
 from pagesieve_dev.evaluation.runner import percentile
 from pagesieve.table import format_table as text_table
 
@@ -122,12 +124,14 @@ def run_bench(
     repeat: int = 1,
     warmup: int = WARMUP_PAGES,
     collector: str = "paused",
+    around_extract: Callable[[], Any] | None = None,
 ) -> list[BenchRow]:
     """Warm up on the first ``warmup`` pages, then time ``extract(html, url)`` per page.
 
     ``collector``: ``"paused"`` times each call inside
     :func:`~pagesieve.native.collector.collector_paused` (as the host answers), ``"on"`` with the
-    collector running. Returns one :class:`BenchRow` per dataset, then an ``"all"`` row pooling
+    collector running. ``around_extract``: a context manager factory entered around each timed
+    call, outside the clock (``--stages`` passes its stage clock). Returns one :class:`BenchRow` per dataset, then an ``"all"`` row pooling
     every page.
 
     Raises:
@@ -136,6 +140,7 @@ def run_bench(
     if collector not in COLLECTOR_MODES:
         raise ValueError(f"collector must be one of {COLLECTOR_MODES}, not {collector!r}")
     around = collector_paused if collector == "paused" else contextlib.nullcontext
+    extra = around_extract or contextlib.nullcontext
     if datasets:
         head = load_warmup(datasets[0], warmup)
         for _pid, html, url in head:
@@ -152,7 +157,7 @@ def run_bench(
         for i, (pid, html, url) in enumerate(ds.pages):
             times: list[float] = []
             for _ in range(repeat):
-                with around():
+                with around(), extra():
                     t0 = time.perf_counter()
                     try:
                         article = extract(html, url)
@@ -201,6 +206,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--collector", choices=COLLECTOR_MODES, default="paused",
                         help="Python's cyclic garbage collector around each timed call: paused, as the host "
                              "answers a request (default), or on")
+    parser.add_argument("--compare", metavar="PEER", choices=("trafilatura", "readability"),
+                        help="time PEER on the same pages, interleaved page by page in this process, and print "
+                             "pagesieve's time as a ratio of PEER's (pagesieve_dev.evaluation.bench_peers)")
+    parser.add_argument("--stages", action="store_true",
+                        help="also print where pagesieve's time goes, per stage "
+                             "(pagesieve_dev.evaluation.bench_stages)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -226,8 +237,26 @@ def main(args: argparse.Namespace) -> int:
 
     datasets = load_pages(dirs, args.limit)
     rss_start = peak_rss_mb()
-    rows = run_bench(datasets, extract, repeat=args.repeat, collector=args.collector)
+    clock = StageClock() if getattr(args, "stages", False) else None
+    if getattr(args, "compare", None):
+        from pagesieve_dev.evaluation.peers import get_peer
+
+        warmup = load_warmup(datasets[0], WARMUP_PAGES) if datasets else []
+        pairs = run_pairs(datasets, extract, get_peer(args.compare), warmup, collector=args.collector == "paused",
+                          around_ours=clock.timing if clock else None)
+        print(f"per page, interleaved with {args.compare} in one process (order alternating page by page):")
+        print(text_table(pair_table(pairs, args.compare)))
+        if clock is not None and pairs[-1].ours:
+            print("\nwhere pagesieve's time goes (own time of each stage):")
+            print(text_table(stage_table(clock, sum(pairs[-1].ours) / 1000.0, len(pairs[-1].ours))))
+        print(f"garbage collector: {args.collector}")
+        return 0
+    rows = run_bench(datasets, extract, repeat=args.repeat, collector=args.collector,
+                     around_extract=clock.timing if clock else None)
     print(format_table(rows))
+    if clock is not None and rows[-1].ms:
+        print("\nwhere the time goes (own time of each stage; with --repeat, every repeat counts):")
+        print(text_table(stage_table(clock, sum(rows[-1].ms) * args.repeat / 1000.0, len(rows[-1].ms) * args.repeat)))
     print(f"peak RSS before warm-up (libraries imported, no model): {rss_start:.1f} MB; repeats: {args.repeat}; "
           f"garbage collector: {args.collector}")
     for r in rows[:-1]:
