@@ -163,3 +163,35 @@ def test_extract_explain_honours_format_json(example_page):
         refused = run_cli("extract", str(example_page), "--explain", "--format", fmt)
         assert refused.returncode == 2, refused.stderr
         assert f"not as {fmt}".encode() in refused.stderr and b"Traceback" not in refused.stderr
+
+
+def test_a_command_imports_only_its_own_module():
+    """``pagesieve batch`` does not pay for the library's index and the other commands' imports
+    (pagesieve.cli.make_parser); ``--help`` still lists every command."""
+    import subprocess
+    import sys
+
+    code = ("import sys, contextlib, io\n"
+            "from pagesieve.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            "    try:\n"
+            "        main(sys.argv[1:])\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "print(sorted(m for m in ('pagesieve.library', 'pagesieve.crawl.cli', 'pagesieve.extract_cli') if m in sys.modules))\n"
+            "print('install-host' in out.getvalue() and 'extract' in out.getvalue())\n")
+    batch = subprocess.run([sys.executable, "-c", code, "batch", "--help"], capture_output=True, text=True, timeout=120)
+    assert batch.stdout.splitlines() == ["['pagesieve.crawl.cli']", "False"], batch.stderr
+    top = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, timeout=120)
+    assert top.stdout.splitlines() == ["[]", "True"], top.stderr
+
+
+def test_local_cluster_forks_on_linux_unless_dask_is_told_otherwise(monkeypatch):
+    import sys
+
+    from pagesieve.crawl.job import START_METHOD_ENV, worker_start_method
+
+    monkeypatch.delenv(START_METHOD_ENV, raising=False)
+    assert worker_start_method() == ("fork" if sys.platform.startswith("linux") else None)
+    monkeypatch.setenv(START_METHOD_ENV, "spawn")
+    assert worker_start_method() is None
