@@ -240,7 +240,7 @@ def test_jsonl_through_the_command_line(crawl, tmp_path, capsys):
                  "--workers", "1", "--no-progress"])
     printed = capsys.readouterr().out
     assert code == 0
-    assert f"pages cleaned: {len(ids)} ({len(ids)} with their site's template)" in printed
+    assert f"pages cleaned: {len(ids)} ({len(ids)} with their site's template; parsed twice: 0)" in printed
     assert "skipped: none" in printed
     parts = sorted((out / "parts").glob("*.jsonl.gz"))
     assert len(parts) == 3 and not list((out / "parts").glob("*.parquet"))
@@ -311,7 +311,7 @@ def test_scheduler_address_runs_the_job_on_that_cluster(crawl, client, tmp_path,
                      "--no-progress"])
         captured = capsys.readouterr()
         printed = captured.out
-        assert code == 0 and f"pages cleaned: {len(ids)} ({len(ids)} with their site's template)" in printed
+        assert code == 0 and f"pages cleaned: {len(ids)} ({len(ids)} with their site's template; parsed twice: 0)" in printed
         assert "on 1 worker(s)" in printed
         # a cluster with Dask's default queuing (two parts a thread) is told how to hand out one
         assert "worker-saturation 1.1" in captured.err and "WORKER_SATURATION=1" in captured.err
@@ -391,6 +391,17 @@ def test_extract_pass_from_the_judged_pages_gives_the_rows_of_a_fresh_extraction
     assert {s["input"]: s["sites"] for s in stats} == {s["input"]: s["sites"] for s in fresh_stats}
     removed = sum(c[3] for s in stats for c in s["sites"].values())
     assert removed > 0  # the templates did remove something, so the facts path was exercised
+    # Only with --markdown is a page parsed twice, and only one whose verdicts the templates changed
+    from pagesieve.crawl.pages import extract_html
+
+    urls = page_urls(daniel)
+    changed = sum(1 for i in ids if extract_html(read_page(daniel, i), urls[i], templates.get(site_of(urls[i])),
+                                                 ("library", "diff"))[1] > 0)
+    assert 0 < summary.parsed_again == changed <= summary.template_pages
+    plain = run_batch(BatchOptions(inputs=[str(folder)], out_dir=tmp_path / "plain", kinds=("library", "diff"),
+                                   progress=False), client=client)
+    assert plain.parsed_again == 0 and "parsed twice: 0" in "\n".join(plain.lines())
+    assert {r["url"]: r["text"] for r in _rows(tmp_path / "plain")} == {u: r["text"] for u, r in judged.items()}
 
 
 def _slow_page() -> bytes:

@@ -91,7 +91,8 @@ class BatchOptions:
 
 @dataclass
 class BatchSummary:
-    """What a run did (printed, and written to ``summary.json``)."""
+    """What a run did (printed, and written to ``summary.json``); ``parsed_again`` sums the
+    parts' :attr:`~pagesieve.crawl.pages.PartStats.parsed_again`."""
 
     inputs: int = 0
     parts: int = 0
@@ -103,6 +104,7 @@ class BatchSummary:
     records: int = 0
     pages: int = 0
     template_pages: int = 0
+    parsed_again: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     sites: int = 0
     sites_learned: int = 0
@@ -132,7 +134,7 @@ class BatchSummary:
             f"(up to {self.most_parts_in_a_file} parts from one file); parts written {self.parts_written}, "
             f"resumed {self.parts_resumed}, failed {len(self.parts_failed)}",
             f"rows: {self.records} (response records and unreadable stretches); pages cleaned: {self.pages} "
-            f"({self.template_pages} with their site's template)",
+            f"({self.template_pages} with their site's template; parsed twice: {self.parsed_again})",
             f"sites: {self.sites}; learned {self.sites_learned} (>= {MIN_SITE_PAGES} pages), "
             f"{self.sites_with_templates} with a usable template",
         ]
@@ -618,6 +620,7 @@ def _sum_parts(summary: BatchSummary, parts: list[PartStats]) -> None:
         summary.records += p.rows
         summary.pages += p.pages
         summary.template_pages += p.template_pages
+        summary.parsed_again += p.parsed_again
         skipped.update(p.skipped)
         sites.update(p.sites)
         if not p.resumed:

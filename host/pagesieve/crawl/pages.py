@@ -64,6 +64,10 @@ class PartStats:
         max_rss_kib: the worker's peak resident memory when the part ended (KiB, ``ru_maxrss``
         of the worker and of the page processes it forked, :func:`~pagesieve.crawl.guard.peak_rss_kib`).
         worker: ``host:pid`` of the process that wrote the part. resumed: read back by ``--resume``.
+        parsed_again: pages of a template site parsed a second time in the extract pass (the
+        learn pass judged every page once and kept its facts, :mod:`pagesieve.crawl.judged`;
+        only a page whose verdicts its site's templates change is read again, and only with
+        ``--markdown``, whose Markdown needs the tree; or a page judged without facts).
     """
 
     name: str
@@ -77,6 +81,7 @@ class PartStats:
     max_rss_kib: int = 0
     worker: str = ""
     resumed: bool = False
+    parsed_again: int = 0
 
     def to_dict(self) -> dict:
         """JSON-ready dict."""
@@ -406,9 +411,13 @@ def _extract_part(path, out_dir: Path, templates: dict[str, SiteLearning], fmt: 
             out = _guarded_row(guard, item, item)
             return (out[1], 0) if out[0] is None else out
 
+        def again(item) -> tuple[dict, int]:  # a page the learn pass judged, parsed a second time
+            stats.parsed_again += 1
+            return fresh(item)
+
         start, end = byte_range
         items = (fresh(item) for item in read_warc(path, max_record_bytes, start=start, end=end)) if rows is None else \
-            _with_templates(rows, templates, kinds, markdown, _Records(path, max_record_bytes, start, end), fresh)
+            _with_templates(rows, templates, kinds, markdown, _Records(path, max_record_bytes, start, end), again)
         for row, removed in items:
             site = row["site"]
             if row["error"]:
