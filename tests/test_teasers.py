@@ -13,6 +13,7 @@ import pytest
 from pagesieve.classify.page_type import PAGE_TYPES
 from pagesieve.explain import log_lines, removal_log
 from pagesieve.extract import SETTLE_RULES, extract, judge_page
+from pagesieve.blocks.signals import main_text_run
 from pagesieve.page.html import parse_html
 from pagesieve.rules.teasers import drop_teaser_runs, link_led, other_page_of_site, teaser_runs
 
@@ -24,6 +25,8 @@ BODY = [
     "Fishing boats queued at dawn to unload their first full catch since the closure, and the market opened an hour early.",
     "Engineers said the new wall stands a metre higher than the old one and should hold against a storm twice as strong.",
     "The council will pay for the repairs from its reserve fund and has asked the national government for a grant.",
+    "Harbour traders said the closure had cost them most of the spring season, when visitors usually return to the town.",
+    "A public meeting on the future of the harbour will be held at the town hall next Thursday evening at seven.",
 ]
 TEASERS = [
     ("/2025/06/bridge-vote", "Council delays the bridge vote", "Members asked for a new traffic study before they decide."),
@@ -89,6 +92,9 @@ def test_cards_stay_inside_the_body_on_other_sites_and_on_a_collection():
     keep = [True] * len(around)
     assert drop_teaser_runs(around, keep, URL, COLLECTION) == 0 and all(keep)  # a collection's cards are its content
     assert drop_teaser_runs(around, keep, URL, None) == 0  # no page-type stage: left alone
+    first, last = main_text_run(around)
+    no_body = [not first <= i <= last for i in range(len(around))]
+    assert drop_teaser_runs(around, no_body, URL, ARTICLE) == 0  # the body not kept: no "around" it
     assert drop_teaser_runs(around, keep, URL, ARTICLE) > 0  # the same run on an article page goes
 
 
