@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from pagesieve.classify.page_type import PAGE_TYPES
+from pagesieve.crawl.pages import extract_html
 from pagesieve.explain import log_lines, removal_log
 from pagesieve.extract import SETTLE_RULES, extract, judge_page
 from pagesieve.blocks.signals import main_text_run
@@ -128,6 +129,7 @@ def test_an_article_s_teasers_leave_it_on_a_real_page(datasets_dir):
     first_lines = truth.splitlines()[:3]
     assert all(line in text for line in first_lines)  # the article's own body stays
     assert "Automating a Secure AI Data Ingest" not in text
+    assert extract_html(html, row["url"], None)[0]["text"] == text  # the crawl path answers the same
 
 
 def test_a_collection_s_cards_stay_on_a_real_page(datasets_dir):
