@@ -33,6 +33,7 @@ from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_la
 from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
+from pagesieve.rules.teasers import drop_teaser_runs
 from pagesieve.rules.unrendered import drop_unrendered_templates
 from pagesieve.blocks.signals import card_columns, card_items, page_signals, raw_page_signals
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
@@ -169,7 +170,7 @@ class _FirstPassReasons:
         return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
-SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates", "notices")
+SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates", "notices", "teasers")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -182,7 +183,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     (:func:`~pagesieve.rules.comments.drop_comment_sections`,
     :func:`~pagesieve.rules.labels.drop_boilerplate_labels`,
     :func:`~pagesieve.rules.unrendered.drop_unrendered_templates`, and consent notices and
-    newsletter offers outside the main region, :func:`~pagesieve.rules.notices.drop_notices`;
+    newsletter offers outside the main region, :func:`~pagesieve.rules.notices.drop_notices`, and the
+    teaser cards around an article, :func:`~pagesieve.rules.teasers.drop_teaser_runs`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run."""
     log = analysis.removals
@@ -200,6 +202,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_unrendered_templates(analysis.blocks, keep, log)
     if "notices" not in skip:
         drop_notices(analysis.blocks, keep, log)
+    if "teasers" not in skip:
+        drop_teaser_runs(analysis.blocks, keep, analysis.page.url, analysis.page_type, log)
 
 
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import accumulate
 from math import log1p
 from urllib.parse import urlsplit
@@ -69,6 +69,22 @@ def is_byline(text: str) -> bool:
     return _BYLINE_HEAD_RE.match(text) is not None or ("author" in text.lower() and _ABOUT_AUTHOR_RE.search(text) is not None)
 
 
+def sibling_runs(blocks: Sequence[Block], min_run: int) -> Iterator[list[int]]:
+    """The groups of at least ``min_run`` sibling blocks of one shape: the children of a block
+    that share tag and class, digits removed (:attr:`pagesieve.blocks.segment.Block.signature`;
+    seed 004, Yang, Li & Geng 2015, §2.2: "quasi-identical" nodes, same tag and attributes), as
+    lists of block indices in document order, parents in document order."""
+    for b in blocks:
+        if len(b.children) < min_run:
+            continue
+        groups: dict[tuple[str, str], list[int]] = {}
+        for c in b.children:
+            groups.setdefault(blocks[c].signature, []).append(c)
+        for members in groups.values():
+            if len(members) >= min_run:
+                yield members
+
+
 def card_items(blocks: Sequence[Block]) -> tuple[list[int], list[int]]:
     """Per block, ``(card index or -1, run length)``: the card a block is or lies in (at most
     :data:`CARD_UP` levels up), and how many cards its run has. A card is a member of a run of
@@ -78,23 +94,15 @@ def card_items(blocks: Sequence[Block]) -> tuple[list[int], list[int]]:
     n = len(blocks)
     is_card = [False] * n
     run = [0] * n
-    for b in blocks:
-        if len(b.children) < CARD_MIN_RUN:
+    for members in sibling_runs(blocks, CARD_MIN_RUN):
+        items = [c for c in members
+                 if 0 < blocks[c].sub_chars <= CARD_MAX_CHARS
+                 and blocks[c].sub_link_chars >= CARD_MIN_LINK_SHARE * blocks[c].sub_chars]
+        if len(items) * 2 < len(members) or len(items) < CARD_MIN_RUN:
             continue
-        groups: dict[tuple[str, str], list[int]] = {}
-        for c in b.children:
-            groups.setdefault(blocks[c].signature, []).append(c)
-        for members in groups.values():
-            if len(members) < CARD_MIN_RUN:
-                continue
-            items = [c for c in members
-                     if 0 < blocks[c].sub_chars <= CARD_MAX_CHARS
-                     and blocks[c].sub_link_chars >= CARD_MIN_LINK_SHARE * blocks[c].sub_chars]
-            if len(items) * 2 < len(members) or len(items) < CARD_MIN_RUN:
-                continue
-            for c in items:
-                is_card[c] = True
-                run[c] = len(members)
+        for c in items:
+            is_card[c] = True
+            run[c] = len(members)
     card = [-1] * n
     for b in blocks:  # document order: a parent's answer is known before its children's
         if is_card[b.index]:
@@ -193,6 +201,24 @@ def same_site_shares(blocks: Sequence[Block], host: str) -> list[float]:
     return [s / t if t else 0.0 for s, t in zip(same, total)]
 
 
+def main_text_run(blocks: Sequence[Block]) -> tuple[int, int]:
+    """``(first, last)``: the block indices of the page's longest run of text and of the last
+    block inside it. The run is the block holding the most own-text characters, its own and its
+    children's (a paragraph run: the article body's container), the first such in document
+    order; its subtree is the blocks ``first .. last`` (blocks are numbered in document order).
+    ``blocks`` must not be empty. Read by :func:`card_columns` (the distance of a block from the
+    run) and :mod:`pagesieve.rules.teasers` (teaser runs lie outside it)."""
+    run_chars = [b.chars for b in blocks]
+    for b in blocks:
+        if b.parent >= 0:
+            run_chars[b.parent] += b.chars
+    first = run_chars.index(max(run_chars))
+    last = first
+    while last + 1 < len(blocks) and first <= blocks[last + 1].parent <= last:  # its subtree is contiguous
+        last += 1
+    return first, last
+
+
 def card_columns(blocks: Sequence[Block], candidates: Sequence[int], url: str | None,
                  cards: tuple[list[int], list[int]] | None = None) -> np.ndarray:
     """The card columns (:data:`CARD_COLUMNS`) of the candidate blocks.
@@ -215,19 +241,10 @@ def card_columns(blocks: Sequence[Block], candidates: Sequence[int], url: str | 
     card, runs = cards if cards is not None else card_items(blocks)
     total = max(blocks[0].sub_chars, 1)
     card_share = sum(blocks[c].sub_chars for c in {c for c in card if c >= 0}) / total
-    # the longest run of text: the block holding the most own-text characters of its children
-    # (a paragraph run), the first such in document order, by the characters before each block
-    # in document order
+    # the longest run of text, by the characters before each block in document order
     starts = list(accumulate((b.chars for b in blocks), initial=0))
-    run_chars = [b.chars for b in blocks]
-    for b in blocks:
-        if b.parent >= 0:
-            run_chars[b.parent] += b.chars
-    main = blocks[run_chars.index(max(run_chars))]
-    last = main.index
-    while last + 1 < len(blocks) and main.index <= blocks[last + 1].parent <= last:  # its subtree is contiguous
-        last += 1
-    lo, hi = starts[main.index], starts[last + 1]
+    first, last = main_text_run(blocks)
+    lo, hi = starts[first], starts[last + 1]
     host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
     link_share: list[float] | None = None
     rows = []

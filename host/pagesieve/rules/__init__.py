@@ -2,8 +2,9 @@
 module per class of pages they serve: :mod:`~pagesieve.rules.headline` (a title block the
 classifier dropped), :mod:`~pagesieve.rules.structures` (tables, lists, figures cut in half),
 :mod:`~pagesieve.rules.comments` (readers' comments under an article),
-:mod:`~pagesieve.rules.labels` (ad labels and back-to-top links) and
-:mod:`~pagesieve.rules.unrendered` (client-side templates a script never filled in). Each rule
+:mod:`~pagesieve.rules.labels` (ad labels and back-to-top links),
+:mod:`~pagesieve.rules.unrendered` (client-side templates a script never filled in) and
+:mod:`~pagesieve.rules.teasers` (teaser cards around an article). Each rule
 changes the page's ``keep`` list in place and logs what it drops in the page's
 :class:`~pagesieve.removal.RemovalLog` (stage ``"post-rule"``); each docstring names its
 cross-validated gain on the dev gate (``pagesieve-dev eval --cv 5 wcxb_dev --cv-ablate NAME``).
