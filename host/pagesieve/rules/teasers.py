@@ -3,7 +3,7 @@ of the same site, outside the article's text (:func:`drop_teaser_runs`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -75,7 +75,8 @@ def link_led(element: etree._Element, host: str) -> bool:
     return False
 
 
-def teaser_runs(blocks: Sequence[Block], url: str | None) -> list[tuple[list[int], list[int]]]:
+def teaser_runs(blocks: Sequence[Block], url: str | None,
+                considered: Callable[[list[int]], bool] | None = None) -> list[tuple[list[int], list[int]]]:
     """The runs of teasers of a page: per run, ``(members, led)``, the block indices of its
     siblings of one shape and of those of them led by a link, in document order.
 
@@ -86,11 +87,14 @@ def teaser_runs(blocks: Sequence[Block], url: str | None) -> list[tuple[list[int
     another page of the site (:func:`link_led`): "headline + summary" cards, however long the
     summary. The same definition as the kept-noise report's teaser class
     (``pagesieve_dev.evaluation.noise_classes``), a picture link before the headline counting
-    as a lead too. Without a URL, relative links alone count as the site's.
+    as a lead too. Without a URL, relative links alone count as the site's. ``considered``:
+    when given, only the groups for which it is true are looked at (their links read).
     """
     host = site_of(url) or ""
     out = []
     for members in sibling_runs(blocks, TEASER_RUN_MIN):
+        if considered is not None and not considered(members):
+            continue
         led = [c for c in members if link_led(blocks[c].element, host)]
         if len(led) >= TEASER_RUN_MIN and len(led) >= TEASER_LED_SHARE * len(members):
             out.append((members, led))
@@ -144,22 +148,20 @@ def drop_teaser_runs(blocks: list[Block], keep: list[bool], url: str | None, pag
     """
     if not blocks or not is_article(page_type):
         return 0
-    runs = teaser_runs(blocks, url)
-    if not runs:
-        return 0
     first, last = main_text_run(blocks)
-    ends = subtree_ends(blocks)
     if sum(blocks[i].chars for i in range(first, last + 1) if keep[i]) < BODY_MIN_CHARS:
         return 0
-    dropped = 0
-    for members, led in runs:
-        parent = blocks[members[0]].parent
+    ends = subtree_ends(blocks)
+
+    def side_of(members: list[int]) -> str | None:
         if members[0] > last:
-            side = "after"
-        elif ends[parent] < first:
-            side = "before"
-        else:
-            continue
+            return "after"
+        return "before" if ends[blocks[members[0]].parent] < first else None
+
+    dropped = 0
+    for members, led in teaser_runs(blocks, url, considered=lambda members: side_of(members) is not None):
+        parent = blocks[members[0]].parent
+        side = side_of(members)
         removal = Removal("post-rule", "teaser-run", {"run": len(led), "parent": blocks[parent].tag, "side": side})
         for m in led:
             for i in range(m, ends[m] + 1):
