@@ -215,7 +215,7 @@ def judge_record(page: WarcPage, markdown: bool = False, facts: bool = False, le
                 summary = None
         return row, None, None, summary
     blocks = analysis.blocks
-    page_facts_ = page_facts(blocks) if facts else None
+    page_facts_ = page_facts(blocks, scores=analysis.content_scores) if facts else None
     summary = None
     if learn:  # the leaves of the facts are the summary's page leaves: read once
         leaves = [(tag, text) for tag, text, _owner in page_facts_.leaves] if page_facts_ is not None else None

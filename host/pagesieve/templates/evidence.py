@@ -194,6 +194,8 @@ class PageFacts:
             leaves of :func:`~pagesieve.templates.library.page_leaves`, with their blocks.
         fingerprints: :func:`~pagesieve.templates.diff.block_fingerprints`, or ``None`` when
             not computed (then the diff evidence cannot be read from these facts).
+        scores: per block, the classifier's probability of main content
+            (:attr:`pagesieve.extract.Analysis.content_scores`), or ``None`` (no context stage).
     """
 
     tags: list[str]
@@ -204,17 +206,20 @@ class PageFacts:
     leaves: list[tuple[str, str, int]]
     parents: list[int]
     fingerprints: list[int] | None = None
+    scores: list[float] | None = None
 
     def blocks(self) -> list[BlockFacts]:
         """One :class:`BlockFacts` per block, document order."""
         return [BlockFacts(*b) for b in zip(range(len(self.tags)), self.tags, self.texts, self.chars, self.pre, self.parents)]
 
 
-def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None) -> PageFacts:
+def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None,
+               scores: list[float] | None = None) -> PageFacts:
     """The :class:`PageFacts` of a judged page's ``blocks`` (read before the article is
-    rendered, which prunes the tree); ``fingerprints`` as :func:`block_fingerprints` gives them."""
+    rendered, which prunes the tree); ``fingerprints`` as :func:`block_fingerprints` gives them,
+    ``scores`` as :attr:`pagesieve.extract.Analysis.content_scores`."""
     if not blocks:
-        return PageFacts([], [], [], [], [], [], [], fingerprints)
+        return PageFacts([], [], [], [], [], [], [], fingerprints, scores)
     block_of = {b.element: b.index for b in blocks}
     leaves = []
     for element in blocks[0].element.iter(etree.Element):
@@ -230,7 +235,7 @@ def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None) -
         leaves.append((element.tag, text, -1 if owner is None else block_of[owner]))
     return PageFacts([b.element.tag for b in blocks], [b.text for b in blocks], [b.chars for b in blocks],
                      [b.pre for b in blocks], [is_text_block(b) for b in blocks], leaves, [b.parent for b in blocks],
-                     fingerprints)
+                     fingerprints, scores)
 
 
 def facts_evidence(facts: PageFacts, templates: SiteTemplates | None, kinds: Iterable[str] = EVIDENCE_KINDS) -> TemplateEvidence:
