@@ -69,7 +69,7 @@ class Analysis:
             content (its context stage's score, :meth:`~pagesieve.classify.classifier.BlockClassifier.scores`;
             0.0 for a block it did not score), filled in by :func:`classify`; ``None`` before, or
             for a model without a context stage (whose scores are SVM decisions, on another
-            scale). The template evidence reads it (:attr:`~pagesieve.templates.evidence.PageFacts.scores`).
+            scale). The template evidence reads it (:data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`).
     """
 
     page: Page
@@ -249,9 +249,12 @@ def judge_page(
     analysis's metadata holds the title alone unless ``title_only`` is false (hiding needs no
     byline, date or lead image). The layers over a live page that hold no main content are
     judged after the classifier (:func:`pagesieve.rules.layers.judge_layers`; the templates and
-    the user's corrections come after them and win). Every stage logs why it judged a block noise in
-    ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``, pre-processing logs the
-    elements it removes too. Other arguments and errors as :func:`extract_page`.
+    the user's corrections come after them and win, the templates except on the blocks the
+    classifier is confident are main content,
+    :data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`). Every stage logs why it judged a
+    block noise in ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``,
+    pre-processing logs the elements it removes too. Other arguments and errors as
+    :func:`extract_page`.
     """
     model = model or model_for(page)
     analysis = analyse(page, title_only=title_only, signals=getattr(model, "page_type", None) is not None, explain=explain)
@@ -261,7 +264,7 @@ def judge_page(
     if templates is not None:
         evidence_kinds = tuple(evidence_kinds)
         apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates, evidence_kinds), evidence_kinds,
-                       log=analysis.removals, templates=templates)
+                       log=analysis.removals, templates=templates, scores=analysis.content_scores)
     if corrections:
         apply_rules(analysis.page, analysis.blocks, keep, corrections, log=analysis.removals)
         if analysis.hidden_layers:

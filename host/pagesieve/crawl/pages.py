@@ -138,7 +138,8 @@ def extract_html(html: str, url: str | None, templates: SiteLearning | None, kin
     if use:
         kinds = tuple(kinds)
         before = list(keep)
-        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds)
+        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds,
+                       scores=analysis.content_scores)
         removed = sum(b.chars for b in analysis.blocks if before[b.index] and not keep[b.index])
     return _fields(analysis, keep, use, markdown), removed
 
@@ -453,7 +454,8 @@ def _with_templates(rows, templates: dict[str, SiteLearning], kinds: tuple[str, 
             yield fresh(records.get(position))
             continue
         after = list(keep)
-        apply_evidence(facts.blocks(), after, facts_evidence(facts, learning.templates_for(row["url"]), kinds), kinds)
+        apply_evidence(facts.blocks(), after, facts_evidence(facts, learning.templates_for(row["url"]), kinds), kinds,
+                       scores=facts.scores)
         row["template"] = True
         if after == keep:
             yield row, 0
