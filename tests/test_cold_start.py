@@ -76,22 +76,54 @@ def host(tmp_path):
 
 
 def test_a_fetched_reference_page_hides_what_the_two_pages_share(host, datasets_dir):
-    # dragnet R513 (blogs.nfl.com) links to R514 of the same day; both carry the site's
-    # comment-form rules, which the classifier keeps on R513 and the diff with R514 hides.
-    ds, url, html, _truth = _dragnet(datasets_dir, "R513")
+    # dragnet R573 (thecarconnection.com) links to R571; both carry the site's reader counters
+    # ("45 COMMENTS POSTED", "#10 LEADERBOARD RANK"), which the classifier keeps on R573 without
+    # confidence and the diff with R571 hides (dragnet's truth lacks them).
+    ds, url, html, truth = _dragnet(datasets_dir, "R573")
     link = reference_link(url, page_hrefs(parse_html(html, url=url).root))
-    assert link == ds.record("R514").url
+    assert link == ds.record("R571").url
     from pagesieve_dev.evaluation.datasets import read_page
 
     assert _ask(host, {"type": "history", "url": url}) == {
-        "v": 1, "id": 1, "ok": True, "type": "history", "site": "blogs.nfl.com", "pages": 0, "reference": False}
-    data = base64.b64encode(read_page(ds, "R514").encode()).decode()
+        "v": 1, "id": 1, "ok": True, "type": "history", "site": "thecarconnection.com", "pages": 0, "reference": False}
+    data = base64.b64encode(read_page(ds, "R571").encode()).decode()
     snapshot, alone = _clean(host, url, html)
     _, cold = _clean(host, url, html, {"url": link, "data": data})
     assert alone["ok"] and cold["ok"] and alone["reference"] is None and cold["reference"] == link
-    newly = set(cold["hide"]) - set(alone["hide"])
-    assert any("Comments may be no longer than 2000 characters" in _text_of(snapshot, n) for n in newly)
+    newly = [_text_of(snapshot, n) for n in set(cold["hide"]) - set(alone["hide"])]
+    assert any("LEADERBOARD RANK" in text for text in newly)
+    assert "leaderboard" not in truth.lower()
     assert set(cold["content"]) < set(alone["content"])
+
+
+def test_a_fetched_reference_page_does_not_hide_what_the_classifier_is_confident_of(host, datasets_dir):
+    # dragnet R513 (blogs.nfl.com) links to R514 of the same day; both carry the site's
+    # comment-form rules, which dragnet's truth counts as content and the classifier keeps on
+    # R513 with a probability above CONFIDENT_CONTENT: the diff names them, the guard keeps them.
+    from pagesieve.extract import judge_page
+    from pagesieve.templates.cold_start import reference_templates
+    from pagesieve.templates.learn import summarise
+    from pagesieve_dev.evaluation.datasets import read_page
+
+    ds, url, html, truth = _dragnet(datasets_dir, "R513")
+    link = reference_link(url, page_hrefs(parse_html(html, url=url).root))
+    assert link == ds.record("R514").url
+    rules = "Comments may be no longer than 2000 characters"
+    assert rules in truth
+    reference = summarise(parse_html(read_page(ds, "R514"), url=link)).fingerprints
+    templates = reference_templates("blogs.nfl.com", link, reference)
+    analysis, keep = judge_page(parse_html(html, url=url))
+    [block] = [b.index for b in analysis.blocks if b.text.startswith(rules)]
+    kinds = ("library", "diff")
+    named = evidence.page_evidence(analysis.blocks, templates, kinds)
+    assert named.in_reference[block] and keep[block]
+    assert analysis.content_scores[block] >= evidence.CONFIDENT_CONTENT
+    data = base64.b64encode(read_page(ds, "R514").encode()).decode()
+    snapshot, alone = _clean(host, url, html)
+    _, cold = _clean(host, url, html, {"url": link, "data": data})
+    assert cold["reference"] == link
+    assert not any(rules in _text_of(snapshot, n) for n in cold["hide"])
+    assert any(rules in _text_of(snapshot, n) for n in cold["content"])
 
 
 def test_a_reference_holding_the_same_text_is_not_used(host, datasets_dir, monkeypatch):

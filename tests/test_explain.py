@@ -117,10 +117,13 @@ def _variant(html: bytes, n: int) -> bytes:
     return etree.tostring(root, method="html")
 
 
-NOTE = b"<p class=\"note\">Every recipe on The Hill Kitchen is tested at 2,400 metres before we publish it.</p></article>"
+# the house note just after the article, which the classifier keeps without confidence (so the
+# site's template decides it: pagesieve.templates.evidence.CONFIDENT_CONTENT)
+NOTE = b"</article><p class=\"note\">Every recipe on The Hill Kitchen is tested at 2,400 metres before we publish it.</p>"
 
 
 def test_the_site_template_names_its_entry_and_how_many_pages_it_was_seen_on(example_page, tmp_path):
+    from pagesieve.templates.evidence import CONFIDENT_CONTENT
     from pagesieve.templates.learn import summarise
     from pagesieve.templates.store import TemplateStore
 
@@ -133,7 +136,8 @@ def test_the_site_template_names_its_entry_and_how_many_pages_it_was_seen_on(exa
     analysis, keep = _judged(html, templates=templates)
     note = next(b for b in analysis.blocks if b.text.startswith("Every recipe on The Hill Kitchen"))
     alone, alone_keep = _judged(html)
-    assert alone_keep[note.index]  # the classifier keeps it: the template removes it
+    assert alone_keep[note.index]  # the classifier keeps it, unsure: the template removes it
+    assert alone.content_scores[note.index] < CONFIDENT_CONTENT
     reason = analysis.removals.reason(note.index)
     assert not keep[note.index] and reason.stage == "templates" and reason.rule == "library"
     assert reason.evidence == {"pages": 3, "share": 1.0, "entry": note.text, "seen": 3, "of": 3, "batch": "open"}

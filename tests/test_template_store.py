@@ -12,12 +12,12 @@ import pytest
 from pagesieve.blocks.segment import segment
 from pagesieve.corrections.store import LabelStore
 from pagesieve.errors import TemplateStoreError
-from pagesieve.extract import extract_page
+from pagesieve.extract import extract_page, judge_page
 from pagesieve.page.html import parse_html
 from pagesieve.page.preprocess import preprocess
 from pagesieve.templates import store as store_module
 from pagesieve.templates.diff import block_fingerprints, identical_blocks, pack_fingerprints, unpack_fingerprints
-from pagesieve.templates.evidence import apply_evidence, page_evidence
+from pagesieve.templates.evidence import CONFIDENT_CONTENT, apply_evidence, page_evidence
 from pagesieve.templates.learn import summarise
 from pagesieve.templates.store import SCHEMA_VERSION, TemplateStore
 from pagesieve.templates.urls import site_of, url_similarity
@@ -94,17 +94,22 @@ def test_batch_of_ten_pages_persists_common_leaves_only(store, tmp_path):
     assert texts and not any(s[:30] in t for s in STORIES for t in texts)
 
 
-def test_evidence_removes_site_boilerplate_from_a_new_page(store):
+def test_evidence_names_site_boilerplate_on_a_new_page_but_does_not_overrule_a_confident_classifier(store):
     learn_pages(store, range(10))
     url = "https://harbour.example/news/10"
     templates = store.templates_for("harbour.example", url)
     assert templates.reference_url is not None and templates.reference_url != url
-    page = parse_html(site_page(10), url=url)
     baseline = extract_page(parse_html(site_page(10), url=url))
-    article = extract_page(page, templates=templates)
-    assert STORIES[10][:40] in article.text
     assert ABOUT in baseline.text  # the classifier alone takes the site's blurb for content
-    assert ABOUT not in article.text  # the site's template knows better
+    analysis, keep = judge_page(parse_html(site_page(10), url=url), templates=templates)
+    [about] = [b.index for b in analysis.blocks if b.text == ABOUT]
+    evidence = page_evidence(analysis.blocks, templates)
+    assert evidence.template_share[about] == 1.0  # the site's template names it
+    # the classifier is as sure of it as of the story: the template does not overrule it
+    assert analysis.content_scores[about] >= CONFIDENT_CONTENT and keep[about]
+    assert STORIES[10][:40] in extract_page(parse_html(site_page(10), url=url), templates=templates).text
+    unguarded = list(keep)  # without the classifier's scores (a model with no context stage) it goes
+    assert apply_evidence(analysis.blocks, unguarded, evidence) == 1 and not unguarded[about]
 
 
 def test_a_repeated_line_with_a_link_in_it_is_learned_as_template(store):

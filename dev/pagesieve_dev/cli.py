@@ -25,7 +25,7 @@ def eval_main(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every developer command registered."""
-    from pagesieve_dev.evaluation import bench, bench_batch, bench_browser, bench_learn, bench_retrain, gate, kept_noise, layout_eval, render, runner
+    from pagesieve_dev.evaluation import bench, bench_batch, bench_browser, bench_learn, bench_retrain, gate, kept_noise, layout_eval, render, runner, template_guard
     from pagesieve_dev.training import reduce_command, train, type_cut_command
 
     return make_parser("pagesieve-dev", "Evaluate, benchmark and train pagesieve on the shared datasets.", (
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("gate", "F1 per dataset with its standard error over site-grouped folds, the mean over datasets and the worst; --against an earlier run", gate.add_arguments, gate.main),
         ("kept-noise", "the output lines the truth lacks, by class (captions, teasers, promos, contact, header, duplicates) and what kept them", kept_noise.add_arguments, kept_noise.main),
         ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
+        ("template-guard", "the classifier score from which template evidence leaves a block kept, chosen on the training pages", template_guard.add_arguments, template_guard.main),
         ("bench-learn", "time learning site templates and measure the store", bench_learn.add_arguments, bench_learn.main),
         ("bench-batch", "pages/s of `pagesieve batch` against trafilatura on a WARC, and F1 with templates against single page", bench_batch.add_arguments, bench_batch.main),
         ("bench-browser", "snapshot size and click-to-hidden time in Chromium", bench_browser.add_arguments, bench_browser.main),

@@ -66,6 +66,11 @@ class Analysis:
             read before pre-processing; ``[]`` without layout).
         hidden_layers: ``(node id, Removal)`` of the layers judged noise
             (:func:`pagesieve.rules.layers.judge_layers`), filled in by :func:`judge_page`.
+        content_scores: per block (document order), the classifier's probability of main
+            content (its context stage's score, :meth:`~pagesieve.classify.classifier.BlockClassifier.scores`;
+            0.0 for a block it did not score), filled in by :func:`classify`; ``None`` before, or
+            for a model without a context stage (whose scores are SVM decisions, on another
+            scale). The template evidence reads it (:data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`).
     """
 
     page: Page
@@ -80,6 +85,7 @@ class Analysis:
     removals: RemovalLog = field(default_factory=RemovalLog)
     layers: list[PageLayer] = field(default_factory=list)
     hidden_layers: list = field(default_factory=list)
+    content_scores: list[float] | None = None
 
 
 def analyse(page: Page, title_only: bool = False, signals: bool = True, explain: bool = False) -> Analysis:
@@ -138,10 +144,21 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
         is_content, decision, score, fallback = model.verdict(tree, analysis.candidates, rows, analysis.page_type)
         for i, flag in zip(analysis.candidates, is_content):
             keep[i] = bool(flag)
+        if model.context is not None:
+            analysis.content_scores = block_scores(len(analysis.blocks), analysis.candidates, score)
         analysis.removals.first_pass = _FirstPassReasons(model, analysis.candidates, is_content, decision, score, fallback,
                                                          model.cut_for(analysis.page_type))
         settle(analysis, keep)
     return keep
+
+
+def block_scores(n_blocks: int, candidates: list[int], score: np.ndarray) -> list[float]:
+    """Per block of a page of ``n_blocks`` blocks, the classifier's ``score`` (``(len(candidates),)``,
+    one per candidate block, in order) as plain floats, 0.0 for the blocks not classified."""
+    out = [0.0] * n_blocks
+    for i, value in zip(candidates, score.tolist()):
+        out[i] = value
+    return out
 
 
 class _FirstPassReasons:
@@ -236,9 +253,12 @@ def judge_page(
     analysis's metadata holds the title alone unless ``title_only`` is false (hiding needs no
     byline, date or lead image). The layers over a live page that hold no main content are
     judged after the classifier (:func:`pagesieve.rules.layers.judge_layers`; the templates and
-    the user's corrections come after them and win). Every stage logs why it judged a block noise in
-    ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``, pre-processing logs the
-    elements it removes too. Other arguments and errors as :func:`extract_page`.
+    the user's corrections come after them and win, the templates except on the blocks the
+    classifier is confident are main content,
+    :data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`). Every stage logs why it judged a
+    block noise in ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``,
+    pre-processing logs the elements it removes too. Other arguments and errors as
+    :func:`extract_page`.
     """
     model = model or model_for(page)
     analysis = analyse(page, title_only=title_only, signals=getattr(model, "page_type", None) is not None, explain=explain)
@@ -248,7 +268,7 @@ def judge_page(
     if templates is not None:
         evidence_kinds = tuple(evidence_kinds)
         apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates, evidence_kinds), evidence_kinds,
-                       log=analysis.removals, templates=templates)
+                       log=analysis.removals, templates=templates, scores=analysis.content_scores)
     if corrections:
         apply_rules(analysis.page, analysis.blocks, keep, corrections, log=analysis.removals)
         if analysis.hidden_layers:

@@ -153,8 +153,10 @@ def judge_with_stage(
 ) -> tuple[object, list[bool]]:
     """``(analysis, keep)`` as :func:`pagesieve.extract.judge_page`, with the stage deciding the
     candidate blocks of a page that has ``templates`` (then :func:`pagesieve.extract.settle` and
-    the removal by ``kinds``); without templates it is :func:`~pagesieve.extract.judge_page`."""
-    from pagesieve.extract import analyse, judge_page, settle
+    the removal by ``kinds``, which leaves the blocks the classifier is confident of as the
+    shipped path does, :data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`); without
+    templates it is :func:`~pagesieve.extract.judge_page`."""
+    from pagesieve.extract import analyse, block_scores, judge_page, settle
 
     if templates is None:
         return judge_page(page, model, None, kinds)
@@ -170,7 +172,8 @@ def judge_with_stage(
         for i, flag in zip(analysis.candidates, chosen):
             keep[i] = bool(flag)
         settle(analysis, keep)
-        apply_evidence(analysis.blocks, keep, evidence, kinds)
+        scores = block_scores(len(analysis.blocks), analysis.candidates, score) if model.context is not None else None
+        apply_evidence(analysis.blocks, keep, evidence, kinds, scores=scores)
     return analysis, keep
 
 

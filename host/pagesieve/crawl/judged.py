@@ -23,9 +23,10 @@ from pathlib import Path
 
 from pagesieve.crawl.output import atomic_path
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bumped whenever what a frame holds changes: an older file is then not read (2: the facts
-hold each block's parent, for the captions the text leaves out)."""
+hold each block's parent, for the captions the text leaves out; 3: and each block's classifier
+score, which the template evidence does not override when confident)."""
 
 _FRAME = struct.Struct("<II")
 

@@ -143,7 +143,8 @@ def extract_html(html: str, url: str | None, templates: SiteLearning | None, kin
     if use:
         kinds = tuple(kinds)
         before = list(keep)
-        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds)
+        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds,
+                       scores=analysis.content_scores)
         removed = sum(b.chars for b in analysis.blocks if before[b.index] and not keep[b.index])
     return _fields(analysis, keep, use, markdown), removed
 
@@ -220,7 +221,7 @@ def judge_record(page: WarcPage, markdown: bool = False, facts: bool = False, le
                 summary = None
         return row, None, None, summary
     blocks = analysis.blocks
-    page_facts_ = page_facts(blocks) if facts else None
+    page_facts_ = page_facts(blocks, scores=analysis.content_scores) if facts else None
     summary = None
     if learn:  # the leaves of the facts are the summary's page leaves: read once
         leaves = [(tag, text) for tag, text, _owner in page_facts_.leaves] if page_facts_ is not None else None
@@ -462,7 +463,8 @@ def _with_templates(rows, templates: dict[str, SiteLearning], kinds: tuple[str, 
             yield fresh(records.get(position))
             continue
         after = list(keep)
-        apply_evidence(facts.blocks(), after, facts_evidence(facts, learning.templates_for(row["url"]), kinds), kinds)
+        apply_evidence(facts.blocks(), after, facts_evidence(facts, learning.templates_for(row["url"]), kinds), kinds,
+                       scores=facts.scores)
         row["template"] = True
         if after == keep:
             yield row, 0
