@@ -520,3 +520,30 @@ def test_the_reader_view_of_wikipedia_keeps_the_article_and_under_half_its_infob
     rows = [i for i in range(box.index + 1, last[box.index] + 1) if analysis.blocks[i].tag == "tr"]
     kept = [i for i in rows if any(keep[j] for j in range(i, last[i] + 1))]
     assert len(rows) == 43 and len(kept) < len(rows) / 2
+
+
+def test_a_figure_credit_is_set_apart_from_its_caption(datasets_dir):
+    """big9/2017_isis writes ``<span>... in Raqqa.</span><span class="credit">Reuters</span>``:
+    the site's stylesheet puts the credit on a line of its own; the article's HTML, which keeps
+    no stylesheet, read "Raqqa.Reuters" (pagesieve.article.media.caption_credits)."""
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    big9 = load_dataset(datasets_dir / "big9")
+    article = extract(read_page(big9, "2017_isis"), big9.record("2017_isis").url)
+    assert article.html.count("in Raqqa. <small>Reuters</small></figcaption>") == 2
+    assert "Raqqa.Reuters" not in article.html
+    assert "Reuters</small>" not in article.text  # the text leaves captions out, credit and all
+
+
+def test_caption_credits_leaves_other_caption_parts_alone():
+    from lxml import html as lxml_html
+
+    from pagesieve.article.media import caption_credits
+
+    body = lxml_html.fragment_fromstring(
+        '<div><figure><img src="a.jpg"><figcaption>Harbour wall at dawn<span class="photo-credit">Ana Ruiz'
+        '</span></figcaption></figure><figure><figcaption><b class="discredited">Bold</b> caption'
+        '</figcaption></figure><p class="credit">Not in a caption</p></div>')
+    assert caption_credits(body) == 1
+    out = lxml_html.tostring(body, encoding="unicode")
+    assert "Harbour wall at dawn <small" in out and "<b class" in out and '<p class="credit">' in out

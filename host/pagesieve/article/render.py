@@ -22,7 +22,7 @@ import nh3
 from lxml import etree
 
 from pagesieve.article.code import clean_code_blocks
-from pagesieve.article.media import best_candidate, embed_figures
+from pagesieve.article.media import best_candidate, caption_credits, embed_figures
 from pagesieve.blocks.segment import BLOCK_TAGS, Block, holds_content
 from pagesieve.page.formulas import restore_formulas
 from pagesieve.page.preprocess import remove_keep_tail
@@ -223,7 +223,8 @@ def finish_html(body: etree._Element, url: str | None) -> str:
     (:func:`pagesieve.page.stash.unstash`, :func:`pagesieve.page.formulas.restore_formulas`,
     :func:`pagesieve.article.media.embed_figures`), links to the page itself removed
     (:func:`remove_page_controls`), layout tables unwrapped (:func:`unwrap_layout_tables`),
-    containers to paragraphs, URLs resolved, nh3."""
+    containers to paragraphs, URLs resolved, figure credits set apart
+    (:func:`pagesieve.article.media.caption_credits`), nh3."""
     unstash(body)
     clean_code_blocks(body)  # before the layout tables go: gutter tables are read by their classes
     remove_page_controls(body)
@@ -240,6 +241,7 @@ def finish_html(body: etree._Element, url: str | None) -> str:
             img.set("src", urljoin(url, src) if url else src)
     restore_formulas(body)
     embed_figures(body, url)
+    caption_credits(body)  # before the classes go: they name the credits
     article_classes(body)
     if url:
         for a in body.iter("a"):
