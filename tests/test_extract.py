@@ -533,6 +533,9 @@ def test_a_figure_credit_is_set_apart_from_its_caption(datasets_dir):
     assert article.html.count("in Raqqa. <small>Reuters</small></figcaption>") == 2
     assert "Raqqa.Reuters" not in article.html
     assert "Reuters</small>" not in article.text  # the text leaves captions out, credit and all
+    wcxb = load_dataset(datasets_dir / "wcxb_dev")  # <span class="caption__source">
+    today = extract(read_page(wcxb, "0034"), wcxb.record("0034").url)
+    assert "on ClassPass in 2024. <small>Mikolette / Getty Images</small></figcaption>" in today.html
 
 
 def test_caption_credits_leaves_other_caption_parts_alone():

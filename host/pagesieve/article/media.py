@@ -163,11 +163,12 @@ def embed_figures(body: etree._Element, url: str | None) -> int:
     return made
 
 
-CREDIT_CLASS = re.compile(r"(?:^|[\s_-])(?:credit|copyright|photographer|attribution|courtesy)", re.IGNORECASE)
+CREDIT_CLASS = re.compile(r"(?:^|[\s_-])(?:credit|copyright|photographer|attribution|courtesy|source)", re.IGNORECASE)
 """Class or id words of the part of a figure caption that names who made the picture
-("``<span class="credit">Reuters</span>``", WordPress's ``wp-caption`` with a credit span,
-``image-credit``, ``photo-copyright``): a word that begins one of these, at the start of the
-attribute or after a space, ``_`` or ``-``."""
+("``<span class="credit">Reuters</span>``" on big9's nypost.com pages, "``caption__source``" on
+wcxb_dev's today.com page 0034, ``image-credit``, ``photo-copyright``): a word that begins
+one of these, at the start of the attribute or after a space, ``_`` or ``-``. Inside a
+``<figcaption>`` only, where a "source" is the picture's."""
 
 
 def caption_credits(body: etree._Element) -> int:
