@@ -12,25 +12,31 @@ NEWS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 """A small news page: story, promo box (class hashes filled in per page) and footer."""
 
 
-COLD_START_RULE = "Comments may be no longer than 2000 characters"
-"""Comment-form rules that dragnet R513 and R514 (blogs.nfl.com) share: kept on R513 alone,
-hidden once R514 is its reference page."""
+COLD_START_RULE = "LEADERBOARD RANK"
+"""Reader counters that dragnet R573 and R571 (thecarconnection.com) share ("#10 LEADERBOARD
+RANK"), which dragnet's truth lacks: the classifier keeps them on R573 alone, without
+confidence, and the diff with R571 hides them once R571 is its reference page. (Until the
+template guard of 2026-11-27 the pair was R513 and R514 of blogs.nfl.com and their comment
+rules; the classifier keeps those with confidence, so no template overrules it now.)"""
 
-COLD_START_STORY = "showing off their best impressions of NFL players"
-"""A sentence of R513's story, shown either way."""
+COLD_START_STORY = "which automakers helped victims of Hurricane Sandy"
+"""A sentence of R573's story, shown either way."""
+
+COLD_START_PAGES = ("R573", "R571")
+"""The page and the reference page it links to (its most similar link)."""
 
 
 def serve_cold_start_pair(serve_page, datasets_dir) -> dict[str, str]:
-    """Serve dragnet R513 and R514 at their own paths with their links made local (R513's most
-    similar link then points to R514 on the test server); the paths by page id."""
+    """Serve dragnet R573 and R571 at their own paths with their links made local (R573's most
+    similar link then points to R571 on the test server); the paths by page id."""
     from urllib.parse import urlsplit
 
     from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 
     dataset = load_dataset(datasets_dir / "dragnet")
-    paths = {i: urlsplit(dataset.record(i).url).path for i in ("R513", "R514")}
-    for page_id, path in paths.items():
-        serve_page(path, read_page(dataset, page_id).replace("http://blogs.nfl.com/", "/"))
+    paths = {i: urlsplit(dataset.record(i).url).path for i in COLD_START_PAGES}
+    for page_id, path in paths.items():  # the test server keys its pages by "/path/"
+        serve_page(path.rstrip("/") + "/", read_page(dataset, page_id).replace("http://www.thecarconnection.com/", "/"))
     return paths
 
 

@@ -13,7 +13,7 @@ from pagesieve_dev.evaluation.metric import prf_counts
 from pagesieve.tokens import tokens
 
 from .conftest import end_own_hosts
-from .pages import COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
+from .pages import COLD_START_PAGES, COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
 WORDS_OF_DOM = "() => document.documentElement.outerHTML"
 
@@ -829,9 +829,9 @@ def test_the_extension_picks_the_reference_link_the_host_rule_picks_on_real_page
 def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what_both_pages_share(
         chromium_context, run_mode, server, serve_page, datasets_dir_optional):
     """Options: cold start on, and the site has nothing learned: "hide" fetches the page's most
-    similar link (without the site's cookies) and the host diffs the page with it. dragnet R513
-    and R514 (blogs.nfl.com, served here with their links made local) share the comment-form
-    rules, which the page alone keeps; with the reference they are hidden."""
+    similar link (without the site's cookies) and the host diffs the page with it. dragnet R573
+    and R571 (thecarconnection.com, served here with their links made local) share the site's
+    reader counters, which the page alone keeps; with the reference they are hidden."""
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
     paths = serve_cold_start_pair(serve_page, datasets_dir_optional)
@@ -843,12 +843,12 @@ def test_cold_start_fetches_the_most_similar_link_without_cookies_and_hides_what
     shown = "(text) => document.body.innerText.replace(/\\s+/g, ' ').includes(text)"  # innerText: rendered text only
     worker.evaluate(settings, True)
     try:
-        page = open_page(chromium_context, f"{server}{paths['R513']}")
+        page = open_page(chromium_context, f"{server}{paths[COLD_START_PAGES[0]]}")
         page.evaluate("document.cookie = 'session=secret; path=/'")
         before = len(serve_page.seen)
         cold = run_mode(page, "hide")
-        assert cold["ok"] and cold["reference"] == f"{server}{paths['R514']}", cold
-        fetched = [cookie for path, cookie in serve_page.seen[before:] if path == paths["R514"]]
+        assert cold["ok"] and cold["reference"] == f"{server}{paths[COLD_START_PAGES[1]]}", cold
+        fetched = [cookie for path, cookie in serve_page.seen[before:] if path == paths[COLD_START_PAGES[1]]]
         assert fetched == [None], serve_page.seen[before:]  # fetched once, and without the cookie
         story = COLD_START_STORY
         assert not page.evaluate(shown, rule) and page.evaluate(shown, story)

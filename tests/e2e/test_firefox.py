@@ -16,7 +16,7 @@ import pytest
 from pagesieve_dev.evaluation.metric import prf_counts
 from pagesieve.tokens import tokens
 
-from .pages import COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
+from .pages import COLD_START_PAGES, COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
 FIREFOX = "/usr/bin/firefox-esr"
 DRIVER = Path(__file__).resolve().parent / "firefox"
@@ -43,7 +43,7 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
     cold_start = None
     if datasets_dir_optional is not None and (datasets_dir_optional / "dragnet").is_dir():
         paths = serve_cold_start_pair(serve_page, datasets_dir_optional)
-        cold_start = {"url": f"{server}{paths['R513']}", "rule": COLD_START_RULE, "story": COLD_START_STORY}
+        cold_start = {"url": f"{server}{paths[COLD_START_PAGES[0]]}", "rule": COLD_START_RULE, "story": COLD_START_STORY}
         split = load_split(Path(__file__).resolve().parents[2] / "models" / "split.json")
         for name in ("dragnet", "l3s_gn1"):
             dataset = load_dataset(datasets_dir_optional / name)
@@ -73,12 +73,12 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
                           env=env, timeout=600, cwd=DRIVER)
     assert done.returncode == 0, done.stderr[-2000:]
     if cold_start is not None:
-        # cold start (option on, nothing of the site learned): R513's most similar link, R514,
-        # is fetched once without the page's cookie, and the comment rules both share vanish
+        # cold start (option on, nothing of the site learned): R573's most similar link, R571,
+        # is fetched once without the page's cookie, and the reader counters both share vanish
         cold = json.loads(done.stdout)["coldStart"]
         assert "session=secret" in cold["cookieSet"], cold
-        assert cold["cold"]["ok"] and cold["cold"]["reference"] == f"{server}{paths['R514']}", cold["cold"]
-        fetched = [cookie for path, cookie in serve_page.seen[before:] if path == paths["R514"]]
+        assert cold["cold"]["ok"] and cold["cold"]["reference"] == f"{server}{paths[COLD_START_PAGES[1]]}", cold["cold"]
+        fetched = [cookie for path, cookie in serve_page.seen[before:] if path == paths[COLD_START_PAGES[1]]]
         assert fetched == [None], serve_page.seen[before:]
         assert not cold["ruleShownCold"] and cold["storyShownCold"], cold
         assert cold["alone"]["ok"] and cold["alone"]["reference"] is None, cold["alone"]
