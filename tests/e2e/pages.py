@@ -51,7 +51,7 @@ correction (the figure keeps its picture, so the caption is hidden on its own)."
 
 def explain_site_pages(posts: int = 4) -> dict[str, str]:
     """``{path: html}`` of ``posts`` posts of one site (``/why/0/`` ...): the example page with
-    :data:`EXPLAIN_NOTE` at the end of its article, and, but for the last post, the article's own
+    :data:`EXPLAIN_NOTE` just after its article, and, but for the last post, the article's own
     texts replaced by the post's own (the byline and the note stay), as another post of the
     site would be. The last post is the example page itself with the note."""
     from lxml import etree
@@ -59,7 +59,9 @@ def explain_site_pages(posts: int = 4) -> dict[str, str]:
     from .conftest import REPO
 
     html = (REPO / "examples" / "article.html").read_bytes().decode("utf-8")
-    html = html.replace("</article>", f'<p class="note">{EXPLAIN_NOTE}</p></article>')
+    # just after the article, where the classifier keeps the note without confidence, so that
+    # the site's template decides it (pagesieve.templates.evidence.CONFIDENT_CONTENT)
+    html = html.replace("</article>", f'</article><aside class="note"><p class="note">{EXPLAIN_NOTE}</p></aside>')
     pages = {}
     for n in range(posts):
         if n < posts - 1:
