@@ -148,8 +148,16 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
             analysis.content_scores = block_scores(len(analysis.blocks), analysis.candidates, score)
         analysis.removals.first_pass = _FirstPassReasons(model, analysis.candidates, is_content, decision, score, fallback,
                                                          model.cut_for(analysis.page_type))
-        settle(analysis, keep)
+        # A personal model learned from the user's corrections which runs of links they keep:
+        # the teaser rule, a rule of structure, does not overrule it (a "keep this" on a
+        # "You might also like" list of five sites keeps it on the sixth).
+        settle(analysis, keep, skip=PERSONAL_SKIP if "personal" in model.meta else frozenset())
     return keep
+
+
+PERSONAL_SKIP = frozenset({"teasers"})
+"""The page rules :func:`classify` leaves out when the model is the user's personal model
+(:mod:`pagesieve.corrections.personal`, whose ``meta`` holds ``"personal"``)."""
 
 
 def block_scores(n_blocks: int, candidates: list[int], score: np.ndarray) -> list[float]:
