@@ -165,8 +165,8 @@ def embed_figures(body: etree._Element, url: str | None) -> int:
 
 CREDIT_CLASS = re.compile(r"(?:^|[\s_-])(?:credit|copyright|photographer|attribution|courtesy|source)", re.IGNORECASE)
 """Class or id words of the part of a figure caption that names who made the picture
-("``<span class="credit">Reuters</span>``" on big9's nypost.com pages, "``caption__source``" on
-wcxb_dev's today.com page 0034, ``image-credit``, ``photo-copyright``): a word that begins
+("``<span class="credit">Reuters</span>``" of WordPress news themes, "``caption__source``",
+``image-credit``, ``photo-copyright``): a word that begins
 one of these, at the start of the attribute or after a space, ``_`` or ``-``. Inside a
 ``<figcaption>`` only, where a "source" is the picture's."""
 
@@ -177,12 +177,11 @@ def caption_credits(body: etree._Element) -> int:
     A site's stylesheet puts a photo credit on a line of its own, but in the markup it often
     follows the caption with nothing between (``<span>... in Raqqa.</span><span
     class="credit">Reuters</span>``), and the sanitised article, which keeps no class nor
-    stylesheet, read "in Raqqa.Reuters" (big9/2017_isis). An element inside a ``<figcaption>``
+    stylesheet, read "in Raqqa.Reuters". An element inside a ``<figcaption>``
     whose class or id names a credit (:data:`CREDIT_CLASS`) becomes ``<small>``, the HTML
     Living Standard's element for "attribution" (§4.5.4), after a space. Serves the class of
     pages whose figure captions carry their credit in an element of its own (news and magazine
-    sites: WordPress's credit spans, NBC's ``caption__source``; the two pages named here are
-    examples of it, not what it was fitted to). Only the article's HTML (and the Markdown made
+    sites: WordPress's credit spans, ``caption__source`` elements). Only the article's HTML (and the Markdown made
     from it) changes; its text leaves captions out anyway
     (:func:`pagesieve.article.render.blocks_text`), so it cannot move the dev gate's text F1:
     what it serves is the reader's HTML."""
