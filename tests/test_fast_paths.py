@@ -708,3 +708,62 @@ def test_cjk_text_columns_are_those_of_the_token_list(pages):
             assert sum(w in STOP_WORDS for w in words) == sum(t in STOP_WORDS for t in tokens)
             assert len(title_words.intersection(words)) + sum(c in lower for c in title_cjk) == \
                 len(title_tokens.intersection(tokens)), (title, text[:80])
+
+
+def _teaser_drops_reading_every_run(blocks, keep, url, page_type):
+    """drop_teaser_runs's drops with every run outside the body read (its plain form, before the
+    runs holding no kept block were left unread)."""
+    from pagesieve.blocks.segment import subtree_ends
+    from pagesieve.blocks.signals import main_text_run
+    from pagesieve.rules.teasers import BODY_MIN_CHARS, is_article, teaser_runs
+
+    keep = list(keep)
+    if not blocks or not is_article(page_type):
+        return keep
+    first, last = main_text_run(blocks)
+    if sum(blocks[i].chars for i in range(first, last + 1) if keep[i]) < BODY_MIN_CHARS:
+        return keep
+    ends = subtree_ends(blocks)
+    outside = lambda m: m[0] > last or ends[blocks[m[0]].parent] < first  # noqa: E731
+    for _members, led in teaser_runs(blocks, url, considered=outside):
+        for m in led:
+            for i in range(m, ends[m] + 1):
+                keep[i] = False
+    return keep
+
+
+TEASER_PAGES = (("wcxb_dev", "0046"), ("dragnet", "R168"), ("dragnet", "R170"),
+                ("l3s_gn1", "2b08c951-2408-402f-98d2-d65d50abd0e5"))
+"""Pages on which the teaser rule drops teasers (found by running it over the first 200 pages of
+wcxb_dev, dragnet and l3s_gn1: these four)."""
+
+
+def test_teaser_runs_with_nothing_kept_are_left_unread_for_the_same_drops(pages, datasets_dir):
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+    from pagesieve.extract import analyse, model_rows
+    from pagesieve.classify.model_store import model_for
+    from pagesieve.classify.context import tree_arrays
+    from pagesieve.rules.teasers import drop_teaser_runs
+
+    chosen = []
+    for name, page_id in TEASER_PAGES:
+        if (datasets_dir / name).is_dir():
+            dataset = load_dataset(datasets_dir / name)
+            chosen.append((f"{name}/{page_id}", read_page(dataset, page_id), dataset.record(page_id).url))
+    judged = 0
+    for name, html, url in [*pages, *chosen]:
+        page = parse_html(html, url=url)
+        model = model_for(page)
+        analysis = analyse(page)
+        if not analysis.candidates:
+            continue
+        rows = model_rows(analysis, model)
+        is_content, *_ = model.verdict(tree_arrays(analysis.blocks), analysis.candidates, rows, analysis.page_type)
+        keep = [False] * len(analysis.blocks)
+        for i, flag in zip(analysis.candidates, is_content):
+            keep[i] = bool(flag)
+        plain = _teaser_drops_reading_every_run(analysis.blocks, keep, url, analysis.page_type)
+        dropped = drop_teaser_runs(analysis.blocks, keep, url, analysis.page_type)
+        assert keep == plain, name
+        judged += dropped > 0
+    assert judged >= 3  # pages on which the rule dropped teasers
