@@ -80,7 +80,7 @@ def built(tmp_path_factory):
     done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(EXAMPLE_PAGE.parents[1])],
                           capture_output=True, text=True, timeout=900, env=clean_env())
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    (wheel,) = out.glob(f"pagesieve-{version()}-py3-none-any.whl")
+    (wheel,) = out.glob(f"pagesieve-{version()}-*.whl")  # cp311-abi3-<platform> with the compiled walk (setup.py)
     (sdist,) = out.glob(f"pagesieve-{version()}.tar.gz")
     return wheel, sdist
 

@@ -15,6 +15,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import zipfile
 from pathlib import Path
@@ -42,8 +43,26 @@ def test_the_wheel_and_sdist_hold_the_package_and_its_data_alone(built):
         members = [m.name.split("/", 1)[1] for m in t.getmembers() if "/" in m.name]
         models = [m for m in t.getmembers() if m.name.endswith("host/pagesieve/models/blocks.npz")]
     assert models and models[0].isfile()
-    assert {m.split("/")[0] for m in members} <= {"host", "PKG-INFO", "README.md", "pyproject.toml", "setup.cfg", "MANIFEST.in"}, \
-        sorted({m.split("/")[0] for m in members})
+    assert {m.split("/")[0] for m in members} <= {"host", "PKG-INFO", "README.md", "pyproject.toml", "setup.cfg", "MANIFEST.in",
+                                                 "setup.py"}, sorted({m.split("/")[0] for m in members})
+    assert "host/pagesieve/classify/_trees.c" in members  # the compiled walk's source: pip builds it from the sdist
+
+
+def test_the_wheel_holds_the_compiled_walk_where_a_compiler_is(built, venv, repo_free_env):
+    """setup.py's optional extension: built wherever the C compiler Python was built with is on
+    PATH (a wheel built without one holds the package alone, and walks with numpy), for the
+    stable ABI of Python 3.11 on, and used by the installed package."""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler}) on PATH: the wheel is built without the compiled walk")
+    wheel, _sdist = built
+    assert re.fullmatch(rf"pagesieve-{re.escape(__version__)}-cp311-abi3-\w+\.whl", wheel.name), wheel.name
+    with zipfile.ZipFile(wheel) as z:
+        compiled = [n for n in z.namelist() if n.startswith("pagesieve/classify/_trees.") and not n.endswith(".c")]
+    assert len(compiled) == 1 and compiled[0].endswith((".so", ".pyd")), compiled
+    used = subprocess.run([str(venv / "bin/python"), "-c", "import pagesieve.classify.classifier as c; print(c._compiled_leaves)"],
+                          capture_output=True, text=True, cwd=venv, env=repo_free_env(), timeout=120)
+    assert used.stdout.strip() == "<built-in function leaves>", used
 
 
 def test_the_installed_wheel_extracts_a_page_outside_the_repository(venv, tmp_path, repo_free_env):
