@@ -140,6 +140,38 @@ def test_only_a_marked_short_byline_line_leaves_the_body():
     assert "Ana Ruiz watched" in _article_html(long_line)
 
 
+def _dated_article_html(top, published="2013-10-31T23:17:49+00:00"):
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+    return extract(f"""<html><head><title>Storm closes the harbour</title>
+    <meta property="article:published_time" content="{published}"></head><body><article>
+    <h1>Storm closes the harbour</h1>{top}{paragraph}{paragraph}</article></body></html>""")
+
+
+def test_a_dateline_of_the_publication_date_leaves_the_html_not_the_text():
+    # the reader's header shows metadata.published; the body's dateline would repeat it
+    for line in ("October 31, 2013 | 7:17pm", "Last Updated: 3:56 PM, October 31, 2013", "Thursday, October 31, 2013",
+                 "Published: November 1, 2013 at 1:17 AM ET", "2013-10-31 19:17"):  # a day either side: time zones
+        shown = _dated_article_html(f"<p>{line}</p>")
+        assert shown.metadata.published == "2013-10-31T23:17:49+00:00"
+        assert line not in shown.html, line
+        assert line in shown.text, line  # still content, as extracted
+    # another date, a line that says more than the date, or no date in the metadata: it stays
+    assert "October 20, 2013" in _dated_article_html("<p>October 20, 2013 | 7:17pm</p>").html
+    assert "Harbour Road, October 31, 2013" in _dated_article_html("<p>Harbour Road, October 31, 2013</p>").html
+    undated = extract("""<html><head><title>Storm closes the harbour</title></head><body><article><h1>Storm closes
+    the harbour</h1><p>October 31, 2013</p><p>""" + "The report goes on with details the reader came for. " * 8 + "</p></article></body></html>")
+    assert undated.metadata.published is None and "October 31, 2013" in undated.html
+
+
+def test_the_reader_of_a_real_page_shows_its_dateline_once(datasets_dir):
+    """big9/2013_boy (the New York Post): the dateline under the headline, "October 31, 2013 |
+    7:17pm", is the published date the reader's header shows (2013-10-31T23:17:49+00:00)."""
+    article, f1 = extracted_f1(datasets_dir, "big9", "2013_boy")
+    assert article.metadata.published.startswith("2013-10-31")
+    assert "October 31, 2013 | 7:17pm" in article.text and "October 31, 2013" not in article.html
+    assert f1 > 0.9
+
+
 def test_permalink_anchors_and_edit_links_leave_the_article_html():
     paragraph = "<p>" + "A section of the guide that explains one thing at a time, with examples. " * 4 + "</p>"
     html = f"""<html><head><title>Fields</title></head><body><article><h1>Fields</h1>{paragraph}

@@ -11,7 +11,8 @@
     "comment-section": "readers' comments", "ad-label": "an advertisement label", "back-to-top": "a “back to top” link",
     "unrendered-template": "a template the page never filled in", "structure-scraps": "scraps of a list or table that is mostly noise",
     "facts-table-scraps": "scraps of a table of facts that is mostly noise", "byline-in-header": "the byline, shown in the header",
-    "title-in-header": "the title, shown in the header", "consent-notice": "a cookie or consent notice",
+    "title-in-header": "the title, shown in the header", "dateline-in-header": "the date, shown in the header",
+    "consent-notice": "a cookie or consent notice",
     "newsletter-offer": "a newsletter offer",
   };
   const LAYERS = {

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pagesieve.article.header import byline_block, title_heading_block
+from pagesieve.article.header import byline_block, dateline_block, title_heading_block
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
@@ -328,18 +328,20 @@ def render_article(analysis: Analysis, keep: list[bool]) -> Article:
     ``title_only=False``). Prunes the page tree to its content in place, so anything else that
     reads the tree (learning the page's template) must come first.
 
-    The byline line (:func:`byline_block`) and a first heading that repeats the title
-    (:func:`title_heading_block`) are left out of the HTML, whose readers (the reader view, a
-    saved article) show the title and byline in their header; the text keeps them, as content.
+    The byline line (:func:`byline_block`), a first heading that repeats the title
+    (:func:`title_heading_block`) and the dateline of the publication date
+    (:func:`dateline_block`) are left out of the HTML, whose readers (the reader view, a saved
+    article) show the title, byline and date in their header; the text keeps them, as content.
     """
     page, blocks = analysis.page, analysis.blocks
     content_ids, noise_ids = verdict_ids(blocks, keep)
     text = blocks_text(blocks, keep)
     shown_in_header = [byline_block(blocks, keep, analysis.metadata.byline),
-                       title_heading_block(blocks, keep, analysis.metadata.title)]
+                       title_heading_block(blocks, keep, analysis.metadata.title),
+                       dateline_block(blocks, keep, analysis.metadata.published)]
     if any(i is not None for i in shown_in_header):
         keep = list(keep)
-        for i, rule in zip(shown_in_header, ("byline-in-header", "title-in-header")):
+        for i, rule in zip(shown_in_header, ("byline-in-header", "title-in-header", "dateline-in-header")):
             if i is not None:
                 keep[i] = False
                 analysis.removals.header[i] = Removal("post-rule", rule, {"html_only": True})
