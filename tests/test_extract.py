@@ -233,7 +233,7 @@ def test_html_and_snapshot_give_the_same_blocks(datasets_dir):
         html = etree.tostring(source.root, encoding="unicode")
         from_html = preprocess(parse_html(html))
         from_snapshot = preprocess(parse_snapshot(page_to_snapshot(parse_html(html))))
-        a = segment(from_html.root)
+        a = segment(from_html.root, positions=from_html.positions())
         b = segment(from_snapshot.root)
         assert [(x.tag, x.node_id, x.text) for x in a] == [(y.tag, y.node_id, y.text) for y in b], page_id
         ia, xa = block_features(a, from_html.title)

@@ -281,18 +281,29 @@ def test_commas_are_those_of_the_comma_pattern(pages):
 
 
 def test_node_ids_are_the_positions_in_document_order(pages):
-    """The parser takes node ids from a table of formatted numbers, then formats the rest: each
-    element's id is ``str`` of its position among the tree's nodes, past the table's end too."""
-    from pagesieve.page.html import _NODE_IDS
+    """A page parsed from HTML keeps its node ids beside the tree, not in it: each element's id
+    is its position among the tree's nodes as parsed, and stays so after pre-processing has
+    removed and moved elements (the ids a reply names are those of the page the browser holds)."""
     from pagesieve.page.model import NODE_ID_ATTR
 
-    big = "<html><body>" + "<p>x</p>" * (len(_NODE_IDS) + 500) + "</body></html>"
+    big = "<html><body>" + "<p>x</p>" * 9000 + "</body></html>"
     for name, html, url in [*pages[:40], ("big", big, None)]:
-        root = parse_html(html, url=url).root
-        nodes = list(root.iter())
-        assert [e.get(NODE_ID_ATTR) for e in nodes if isinstance(e.tag, str)] == \
-            [str(k) for k, e in enumerate(nodes) if isinstance(e.tag, str)], name
-    assert len(nodes) > len(_NODE_IDS)
+        page = parse_html(html, url=url)
+        nodes = list(page.root.iter())
+        assert [page.node_id(e) for e in nodes if isinstance(e.tag, str)] == \
+            [k for k, e in enumerate(nodes) if isinstance(e.tag, str)], name
+        assert not any(e.get(NODE_ID_ATTR) is not None for e in nodes), name  # nothing written into the tree
+        assert page.element_by_id() == {k: e for k, e in enumerate(nodes) if isinstance(e.tag, str)}, name
+        before = {e: k for k, e in enumerate(nodes)}
+        preprocess(page)
+        blocks = segment(page.root, positions=page.positions())
+        assert [b.node_id for b in blocks] == [before.get(b.element, -1) for b in blocks], name
+        assert all(b.node_id >= 0 for b in blocks), name
+    assert len(nodes) > 9000
+    # the page's own data-ps-id attributes are no ids of ours (an HTML page saved by a tool that wrote them)
+    page = parse_html('<html><body><p DATA-PS-ID="7">a</p><div data-ps-id="1">b</div></body></html>')
+    assert [page.node_id(e) for e in page.root.iter()] == [0, 1, 2, 3]
+    assert page.root.find(".//p").get(NODE_ID_ATTR) is None and page.root.find(".//div").get(NODE_ID_ATTR) is None
 
 
 def test_comment_mark_made_once_is_is_comment_mark(pages):

@@ -48,7 +48,9 @@ _KEPT = frozenset(KEPT_ATTRIBUTES) | {NODE_ID_ATTR}
 
 
 def normalised(page: Page) -> bytes:
-    """``page``'s tree as a snapshot can carry it (see the module docstring), serialised."""
+    """``page``'s tree as a snapshot can carry it (see the module docstring), serialised: each
+    element with its node id last as ``data-ps-id``, which a snapshot writes and a page parsed
+    from HTML keeps beside its tree (:meth:`Page.node_id`)."""
     root = page.root
     root.getroottree().docinfo.clear()
     for element in list(root.iter(etree.Element)):
@@ -56,6 +58,7 @@ def normalised(page: Page) -> bytes:
         element.attrib.clear()
         for name, value in items:
             element.set(name, value)
+        element.set(NODE_ID_ATTR, str(page.node_id(element)))
         if not TAG_RE.fullmatch(element.tag):
             element.tag = PLACEHOLDER_TAG
         if element.tag in CONTENTLESS_TAGS:
@@ -153,9 +156,9 @@ def test_round_trip_keeps_selected_attributes_and_ids() -> None:
     img = page.root.find(".//img")
     assert img.get("data-src") == "b.png" and img.get("width") is None
     assert page.root.get("lang") == "de"
-    ids_before = [el.get(NODE_ID_ATTR) for el in source.root.iter(etree.Element)]
-    ids_after = [el.get(NODE_ID_ATTR) for el in page.root.iter(etree.Element)]
-    assert ids_before == ids_after
+    ids_before = [source.node_id(el) for el in source.root.iter(etree.Element)]
+    ids_after = [page.node_id(el) for el in page.root.iter(etree.Element)]
+    assert ids_before == ids_after == [int(el.get(NODE_ID_ATTR)) for el in page.root.iter(etree.Element)]
 
 
 def test_example_in_docs() -> None:
@@ -256,8 +259,9 @@ def test_title_from_field_or_title_element() -> None:
 
 def test_data_ps_id_attribute_is_the_node_id() -> None:
     root = parse_snapshot(_doc([{"i": 7, "p": None, "t": "html", "a": {"data-ps-id": "99", "id": "x"}}])).root
+    page = parse_snapshot(_doc([{"i": 7, "p": None, "t": "html", "a": {"data-ps-id": "99", "id": "x"}}]))
     assert root.get(NODE_ID_ATTR) == "7"
-    assert Page.node_id(root) == 7
+    assert page.node_id(page.root) == 7
 
 
 def test_font_weight_rounded_and_styles_shared() -> None:
@@ -362,14 +366,20 @@ def test_page_to_snapshot_sends_the_text_of_structured_data_alone() -> None:
 
 
 def test_page_to_snapshot_fresh_ids_for_missing_and_duplicate() -> None:
-    page = parse_html("<html><body><p>x</p></body></html>")
+    # a snapshot page: <p>'s id duplicates <body>'s, and a <span> added after load has none
+    page = parse_snapshot(page_to_snapshot(parse_html("<html><body><p>x</p></body></html>")))
     p = page.root.find(".//p")
-    p.set(NODE_ID_ATTR, "1")  # duplicates <body>'s id
-    etree.SubElement(p, "span")  # added after load: no id
+    p.set(NODE_ID_ATTR, "1")
+    etree.SubElement(p, "span")
     snap = page_to_snapshot(page)
     ids = [n["i"] for n in snap["nodes"] if "t" in n]
     assert ids == [0, 1, 2, 3]  # html, body, <p> (its "1" was taken), the new <span>
-    assert Page.node_id(parse_snapshot(snap).root.find(".//span")) == 3
+    again = parse_snapshot(snap)
+    assert again.node_id(again.root.find(".//span")) == 3
+    # a page parsed from HTML: its ids as parsed, an element added after load a fresh one
+    page = parse_html("<html><body><p>x</p></body></html>")
+    etree.SubElement(page.root.find(".//p"), "span")
+    assert [n["i"] for n in page_to_snapshot(page)["nodes"] if "t" in n] == [0, 1, 2, 3]
 
 
 def test_page_to_snapshot_keeps_boxes_and_styles() -> None:
@@ -686,7 +696,7 @@ def test_fuzzed_snapshots_raise_only_snapshot_error(data: st.DataObject) -> None
         assert str(error).startswith("invalid snapshot")
         return
     # Whatever was accepted is a consistent page.
-    ids = [Page.node_id(el) for el in page.root.iter(etree.Element)]
+    ids = [page.node_id(el) for el in page.root.iter(etree.Element)]
     assert len(ids) == len(set(ids)) == len(page.styles)
     assert set(page.boxes) <= set(ids)
     assert all(isinstance(el, lxml.html.HtmlElement) for el in page.root.iter(etree.Element))
@@ -732,7 +742,7 @@ def test_round_trip_dragnet_pages(dragnet_pages: list[tuple[str, bytes]]) -> Non
         assert got == expected, f"dragnet page {page_id}: the snapshot route changed the tree"
         source = parse_html(html)
         assert page.title == source.title, page_id
-        assert set(page.styles) == {Page.node_id(el) for el in page.root.iter(etree.Element)}, page_id
+        assert set(page.styles) == {page.node_id(el) for el in page.root.iter(etree.Element)}, page_id
 
 
 def test_streamed_dragnet_pages_build_the_same_page(dragnet_pages: list[tuple[str, bytes]]) -> None:

@@ -39,7 +39,7 @@ def assert_same_page(v1: Page, v2: Page, where: str) -> None:
     assert etree.tostring(v2.root) == v1_tree(v1), f"{where}: the trees differ"
     assert v2.boxes == v1.boxes, where
     assert v2.styles == {k: s for k, s in v1.styles.items() if s != NodeStyle()}, where
-    assert [Page.node_id(e) for e in v2.hidden] == [Page.node_id(e) for e in v1.hidden], where
+    assert [v2.node_id(e) for e in v2.hidden] == [v1.node_id(e) for e in v1.hidden], where
     assert (v2.title, v2.url, v2.viewport, v2.document_size) == (v1.title, v1.url, v1.viewport, v1.document_size), where
     assert [w.split(":")[0] for w in v2.warnings] == [w.split(":")[0] for w in v1.warnings], where
 
@@ -205,7 +205,7 @@ def test_valid_base_parses() -> None:
     page = parse_snapshot(_valid())
     assert page.root.find("body/p").text == "Hello"
     assert page.styles[2] == NodeStyle(True, 16, 700) and page.styles[3] == NodeStyle(visible=False)
-    assert [Page.node_id(e) for e in page.hidden] == [3] and page.hidden[0].get("data-ps-unrendered") is None
+    assert [page.node_id(e) for e in page.hidden] == [3] and page.hidden[0].get("data-ps-unrendered") is None
     assert page.boxes[2].width == 600 and 3 not in page.boxes
 
 

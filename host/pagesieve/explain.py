@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from lxml import etree
+
 from pagesieve.blocks.segment import subtree_ends
 from pagesieve.extract import Analysis, hideable_blocks
-from pagesieve.page.model import NODE_ID_ATTR
 from pagesieve.removal import Removal
 
 TEXT_START_CHARS = 60
@@ -115,10 +116,11 @@ def node_reason(analysis: Analysis, keep: list[bool], node_id: int) -> dict:
         out.update(verdict="noise", block=chosen.node_id, tag=chosen.tag, text=text_start(subtree_text(analysis, outer, ends)),
                    reason=reason.to_json() if reason is not None else None)
         return out
+    page = analysis.page
     for element, removal in analysis.removals.preprocessed or ():
-        if any(e.get(NODE_ID_ATTR) == str(node_id) for e in element.iter(tag=None) if isinstance(e.tag, str)):
-            node = element.get(NODE_ID_ATTR)
-            out.update(verdict="removed", block=int(node) if node is not None else None, tag=element.tag,
+        if any(page.node_id(e) == node_id for e in element.iter(etree.Element)):
+            node = page.node_id(element)
+            out.update(verdict="removed", block=node if node >= 0 else None, tag=element.tag,
                        text=text_start("".join(element.itertext())), reason=removal.to_json())
             return out
     return out
@@ -174,8 +176,8 @@ def removal_log(analysis: Analysis, keep: list[bool]) -> list[dict]:
         text = text_start("".join(element.itertext()))
         if not text and element.tag not in ("input", "select", "textarea", "button", "iframe", "img", "svg", "canvas", "video"):
             continue
-        node = element.get(NODE_ID_ATTR)
-        out.append({"block": None, "node": int(node) if node is not None else None, "tag": element.tag, "text": text,
+        node = analysis.page.node_id(element)
+        out.append({"block": None, "node": node if node >= 0 else None, "tag": element.tag, "text": text,
                     **reason.to_json()})
     return out
 

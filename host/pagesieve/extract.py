@@ -103,7 +103,7 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
     preprocess(page, removals=removed)
     if removed is not None:
         removals.preprocessed = [(element, Removal("preprocess", rule, {"tag": element.tag})) for element, rule in removed]
-    blocks = segment(page.root)
+    blocks = segment(page.root, positions=page.positions())
     title = metadata.title or page.title
     candidates, features = block_features(blocks, title)
     return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals, layers=layers)

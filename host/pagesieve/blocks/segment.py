@@ -84,6 +84,7 @@ class Block:
     _signature: tuple[str, str] | None = field(default=None, repr=False, compare=False)
     _class: str | None | bool = field(default=False, repr=False, compare=False)  # False: not read yet
     _comment_mark: bool | None = field(default=None, repr=False, compare=False)  # pagesieve.blocks.features.comment_mark
+    _node_id: int | None = field(default=None, repr=False, compare=False)  # from segment()'s positions
 
     @property
     def tag(self) -> str:
@@ -92,7 +93,10 @@ class Block:
 
     @property
     def node_id(self) -> int:
-        """The ``data-ps-id`` of the block element, ``-1`` if it has none."""
+        """The node id of the block element (:meth:`pagesieve.page.model.Page.node_id`): given by
+        :func:`segment` for a page parsed from HTML, else its ``data-ps-id``; ``-1`` if it has none."""
+        if self._node_id is not None:
+            return self._node_id
         value = self.element.get(NODE_ID_ATTR)
         return int(value) if value is not None else -1
 
@@ -157,13 +161,16 @@ class _WalkEnd:
         return self.top
 
 
-def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:
+def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS, positions: dict | None = None) -> list[Block]:
     """Cut the tree under ``root`` into blocks, in document order.
 
     Args:
         root: the ``<html>`` (or any) element; its ``<body>`` is used when present. Text
             outside every block tag is attributed to a synthetic block for ``root`` itself.
         block_tags: which tags start a block.
+        positions: the node ids of a page parsed from HTML
+            (:meth:`pagesieve.page.model.Page.positions`), which give each block its
+            :attr:`Block.node_id`; ``None`` for a snapshot (ids in ``data-ps-id``).
 
     Returns:
         The list of :class:`Block`; ``blocks[0]`` is the outermost block (``body``).
@@ -234,6 +241,10 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS) -> li
                 block.chars += n
                 if in_link:
                     block.link_chars += n
+    if positions is not None:
+        get = positions.get
+        for block in blocks:
+            block._node_id = get(block.element, -1)
     # Subtree totals in one pass, children before parents (children have larger indices): when
     # a block is reached, its nested blocks have already added their totals to it.
     for block in reversed(blocks):

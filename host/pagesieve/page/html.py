@@ -5,7 +5,6 @@ The tree is made of plain ``lxml.etree`` elements (see :mod:`pagesieve.page.mode
 from __future__ import annotations
 
 import re
-from itertools import chain, count
 
 from lxml import etree
 
@@ -104,17 +103,6 @@ def close_runaway_title(data: bytes) -> bytes | None:
     return data[:tag.start()] + b"</title>" + data[tag.start():]
 
 
-_NODE_IDS = tuple(map(str, range(1 << 13)))
-"""``str(n)`` of the first 8,192 node ids, made once (about 0.5 MB): numbering a page's nodes takes
-them from here rather than formatting each (the 504 pages of the identity check have 644 elements
-on average; the ids loop 0.35 -> 0.27 ms a page)."""
-
-_ELEMENT = etree._Element
-"""The class of every element that :data:`_PARSER` makes (it sets no class lookup), and of no
-other node: comments, processing instructions and entities have subclasses of their own. Tested
-with ``type(node) is _ELEMENT`` where ``isinstance(node.tag, str)`` made a tag string for every
-node: numbering the nodes 0.56 -> 0.34 ms a page (240 dataset pages, interleaved in one process, 2026-11-26)."""
-
 _PARSER = etree.HTMLParser(
     encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, default_doctype=False,
     collect_ids=False,  # libxml2 need not index id attributes: nothing here looks elements up by id
@@ -171,10 +159,8 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
         page.warnings.append(_RUNAWAY_TITLE_WARNING)
     if _TOO_DEEP(root):
         page.warnings.append(f"nesting deeper than {LIBXML_MAX_DEPTH} levels was cut by the HTML parser; deeper text is lost")
-    page.proxies = proxies = list(root.iter())  # one proxy per element for the page's life (Page.proxies)
-    for element, node_id in zip(proxies, chain(_NODE_IDS, map(str, count(len(_NODE_IDS))))):  # str(position)
-        if type(element) is _ELEMENT:  # an element, not an entity: see _ELEMENT
-            element.set(NODE_ID_ATTR, node_id)
+    etree.strip_attributes(root, NODE_ID_ATTR)  # the page's own copies name no node of ours (Page.node_id); 5 µs a page
+    page.proxies = list(root.iter())  # one proxy per node for the page's life; its node ids (Page.positions)
     title = root.find(".//title")
     if title is not None and title.text:
         page.title = " ".join(title.text.split())

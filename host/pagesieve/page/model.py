@@ -1,10 +1,12 @@
 """The page model: one type for a page, whether it came as HTML or as a browser DOM snapshot.
 
 A :class:`Page` wraps an lxml tree of plain ``lxml.etree`` elements (not ``lxml.html``'s
-``HtmlElement``: its per-element Python class lookup tripled the cost of a tree walk). Every element carries the attribute
-``data-ps-id`` (:data:`NODE_ID_ATTR`) holding its node id: document order for pages parsed from
-HTML, the browser's own ids for snapshots (so that a reply can name the nodes to hide).
-Rendered boxes exist only for snapshots; for HTML pages :attr:`Page.boxes` is ``None``.
+``HtmlElement``: its per-element Python class lookup tripled the cost of a tree walk). Every
+element has a node id (:meth:`Page.node_id`), so that a reply can name the nodes to hide: for a
+snapshot, the browser's own id, carried by the attribute ``data-ps-id`` (:data:`NODE_ID_ATTR`);
+for a page parsed from HTML, its position in document order as parsed, kept beside the tree
+(:attr:`Page.proxies`) rather than written into it. Rendered boxes exist only for snapshots;
+for HTML pages :attr:`Page.boxes` is ``None``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 NODE_ID_ATTR = "data-ps-id"
-"""Attribute holding the node id of each element of a :class:`Page` tree."""
+"""Attribute holding the node id of each element of a snapshot's tree (docs/snapshot.md). A page
+parsed from HTML keeps its node ids beside the tree instead (:meth:`Page.node_id`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,8 @@ class Page:
     """A web page as the rest of the pipeline sees it.
 
     Attributes:
-        root: the ``<html>`` element of an lxml tree; every element has ``data-ps-id``.
+        root: the ``<html>`` element of an lxml tree; every element has a node id
+            (:meth:`node_id`).
         url: the page URL, or ``None`` when unknown (used to resolve relative links).
         source: ``"html"`` or ``"snapshot"``: where the tree came from.
         boxes: node id -> :class:`Box` for snapshots; ``None`` for HTML pages.
@@ -92,11 +96,12 @@ class Page:
             (:func:`pagesieve.page.formulas.may_hold_formulas`), so pre-processing need not
             look for formulas; True (look) when unknown.
         proxies: for pages parsed from HTML, every node of the tree as parsed, document order
-            (:func:`pagesieve.page.html.parse_html`); ``None`` otherwise. Never read: held so
-            that lxml keeps one Python proxy per element for the life of the page, and the
-            later walks (pre-processing, segmentation, features, metadata, rendering) reuse
-            them instead of making and freeing a proxy for every element they visit. Elements
-            that pre-processing removes stay in memory until the page is dropped (peak RSS of
+            (:func:`pagesieve.page.html.parse_html`); ``None`` otherwise. A node's node id is
+            its position in this list (:meth:`positions`). Held, too, so that lxml keeps one
+            Python proxy per element for the life of the page, and the later walks
+            (pre-processing, segmentation, features, metadata, rendering) reuse them instead
+            of making and freeing a proxy for every element they visit. Elements that
+            pre-processing removes stay in memory until the page is dropped (peak RSS of
             ``pagesieve-dev bench`` over all datasets: 136 MB without, 134 with). Measured in
             one process, held and dropped alternating page by page (best of 5, 300 pages, two
             runs): ``extract`` over dataset pages -0.6 % and -1.1 %, judging WARC pages as
@@ -115,7 +120,8 @@ class Page:
     title: str = ""
     warnings: list[str] = field(default_factory=list)
     formulas: bool = True
-    proxies: list | None = field(default=None, repr=False, compare=False)  # see the docstring: held, never read
+    proxies: list | None = field(default=None, repr=False, compare=False)  # see the docstring
+    _positions: dict | None = field(default=None, repr=False, compare=False)  # positions(), made once
 
     @property
     def body(self) -> etree._Element:
@@ -125,12 +131,31 @@ class Page:
             body = etree.SubElement(self.root, "body")
         return body
 
-    @staticmethod
-    def node_id(element: etree._Element) -> int:
+    def positions(self) -> dict | None:
+        """For a page parsed from HTML, node (element proxy) -> node id: its position in
+        :attr:`proxies`, document order as parsed, so that the ids do not change when
+        pre-processing removes or moves elements; made on first call (O(n)). ``None`` for a
+        snapshot, whose ids are its ``data-ps-id`` attributes.
+
+        Kept beside the tree rather than written into it as ``data-ps-id``: writing an
+        attribute on every element, freeing them with the page and sanitising them out of
+        the article cost 4 % of ``extract`` (480 dataset pages, the first 60 of each dataset,
+        with and without, alternating page by page in one process, 2026-11-27)."""
+        if self._positions is None and self.proxies is not None:
+            self._positions = dict(zip(self.proxies, range(len(self.proxies))))
+        return self._positions
+
+    def node_id(self, element: etree._Element) -> int:
         """The node id of ``element`` (``int``), or ``-1`` for an element added after load."""
+        positions = self.positions()
+        if positions is not None:
+            return positions.get(element, -1)
         value = element.get(NODE_ID_ATTR)
         return int(value) if value is not None else -1
 
     def element_by_id(self) -> dict[int, etree._Element]:
         """Map of node id -> element for every element still in the tree (O(n))."""
+        positions = self.positions()
+        if positions is not None:
+            return {positions[el]: el for el in self.root.iter(etree.Element) if el in positions}
         return {int(v): el for el in self.root.iter() if isinstance(el.tag, str) and (v := el.get(NODE_ID_ATTR)) is not None}

@@ -785,8 +785,10 @@ def page_to_snapshot(page: Page) -> dict:
     sender does, only :data:`KEPT_ATTRIBUTES` are kept, the contents of
     :data:`CONTENTLESS_TAGS` are left out, comments and processing instructions are skipped
     (their tails are kept), tags that do not match :data:`TAG_RE` become
-    :data:`PLACEHOLDER_TAG`, and text is kept verbatim (not whitespace-collapsed). Elements
-    without a usable ``data-ps-id`` get fresh ids above the largest one in the tree.
+    :data:`PLACEHOLDER_TAG`, and text is kept verbatim (not whitespace-collapsed). Each element
+    keeps its node id (:meth:`~pagesieve.page.model.Page.node_id`: its position as parsed for a
+    page parsed from HTML, its ``data-ps-id`` for a snapshot); elements without a usable one get
+    fresh ids above the largest one in the tree.
 
     ``page.root`` should be the ``<html>`` element (as :func:`parse_html` makes it):
     :func:`parse_snapshot` refuses a snapshot whose first node is anything else.
@@ -797,8 +799,11 @@ def page_to_snapshot(page: Page) -> dict:
     styles = page.styles or {}
     used: set[int] = set()
     json_ld_chars = 0
+    positions = page.positions()  # a page parsed from HTML: its ids beside the tree (Page.node_id)
+    given = ((lambda element: None if (n := positions.get(element)) is None else str(n)) if positions is not None
+             else (lambda element: element.get(NODE_ID_ATTR)))
     for element in root.iter(lxml.etree.Element):
-        value = element.get(NODE_ID_ATTR)
+        value = given(element)
         if value is not None and value.isascii() and value.isdigit() and int(value) <= MAX_ID:
             used.add(int(value))
     next_id = max(used, default=-1) + 1
@@ -815,7 +820,7 @@ def page_to_snapshot(page: Page) -> dict:
                 append({"p": ids[element.getparent()], "x": element.tail})
             continue
         if event == "start":
-            value = element.get(NODE_ID_ATTR)
+            value = given(element)
             if value is not None and value.isascii() and value.isdigit() and int(value) not in used and int(value) <= MAX_ID:
                 nid = int(value)
             else:

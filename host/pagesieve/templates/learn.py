@@ -52,7 +52,7 @@ def summarise(page: Page, blocks: list[Block] | None = None, fingerprints: bool 
     """
     if blocks is None:
         preprocess(page)
-        blocks = segment(page.root)
+        blocks = segment(page.root, positions=page.positions())
     if blocks and leaves is None:
         leaves = page_leaves(blocks[0].element)
     return PageSummary(

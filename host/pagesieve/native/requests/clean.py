@@ -123,7 +123,7 @@ def corrections_only(session: Session, page, site, rules, started, parsed, learn
     learned = False
     if rules or learn:
         preprocess(page)
-        blocks = segment(page.root)
+        blocks = segment(page.root, positions=page.positions())
         if rules:
             matches = match_rules(page, blocks, rules)
             hide = noise_rule_ids(blocks, matches)
