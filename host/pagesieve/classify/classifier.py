@@ -51,8 +51,10 @@ FOREST_SPLIT_ROWS = 400
 """From this many rows, :meth:`ForestArrays.probability` walks the two halves of the rows in
 two threads (numpy's gathers and the compiled walk let go of the GIL): 17.8 -> 11.9 ms for the
 1,028 blocks of dragnet/T51 on this 2-core machine with the numpy walk; with the compiled walk,
-5.3 -> 3.8 ms (best of 10 calls, five rounds). Fewer rows were not worth a thread's start-up
-with the numpy walk (not measured again for the compiled one)."""
+5.3 -> 3.8 ms (best of 10 calls, five rounds), and with its eight lanes 3.5 -> 2.2 ms (median of
+five rounds of the best of 10 calls, load about 3; the walk before the lanes 4.5 -> 2.9 ms in
+the same run). Fewer rows were not worth a thread's start-up with the numpy walk (not measured
+again for the compiled one)."""
 
 PURE_PYTHON_ENV = "PAGESIEVE_PURE_PYTHON"
 """Environment variable: set (to anything but empty or ``0``) when this module is imported, the
@@ -226,11 +228,17 @@ class ForestArrays:
         installed and :data:`PURE_PYTHON_ENV` is not set, else from :meth:`_leaves_numpy`; both
         give the same ``(n, n_trees)`` leaves, and the sum and sigmoid are the same numpy code,
         so the probabilities are equal to the bit (tests/test_trees.py). On the context rows of
-        480 dataset pages (the first 60 of each dataset, 63 rows of 96 columns on average) the
-        compiled walk makes this method 3.8 to 4.7 times faster than the numpy walk (0.9 ->
-        0.2-0.3 ms a page), and ``extract`` 6 % faster (``models/README.md``, "Compiled tree
-        walk"). Raises ValueError from the compiled walk on arrays it cannot walk safely (wrong
-        dtype or length, a node or feature number out of range: a broken model file).
+        480 dataset pages (the first 60 of each dataset) the compiled walk made this method 3.8 to
+        4.7 times faster than the numpy walk, and ``extract`` 6 % faster (``models/README.md``,
+        "Compiled tree walk"). Walking eight rows (or, for a few rows, eight trees) at once
+        without branches on the tests then brought it to 0.77-0.83 of that walk's time on the
+        same pages, 0.75-0.92 for calls of 1, 3, 10, 60 and 300 rows (the median of 21 or 31
+        rounds in four runs, the two modules loaded in one process and called in turn, on this
+        2-core machine shared with other work; ``_trees.c`` gives each size): 6.0 times faster
+        than the numpy walk in one run of nine rounds (0.53 against 3.0 ms a page; 164 rows of
+        96 columns a page on average). Raises ValueError from the
+        compiled walk on arrays it cannot walk safely (wrong dtype or length, a node or feature
+        number out of range: a broken model file).
         """
         n = len(z)
         if n == 0:
