@@ -18,7 +18,10 @@ overflow the Python stack; O(number of elements + characters).
 
 from __future__ import annotations
 
+import os
 import re
+import struct
+import unicodedata
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -175,10 +178,32 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS, posit
     Returns:
         The list of :class:`Block`; ``blocks[0]`` is the outermost block (``body``).
         Subtree counts (``sub_*``) are filled in.
+
+    The compiled walk (:mod:`pagesieve.blocks._segment`, see :func:`_load_compiled`) gives these
+    blocks where it can (each block element with a live lxml proxy, as every element of a page
+    parsed from HTML has, :attr:`pagesieve.page.model.Page.proxies`; no namespaced or non-ASCII
+    tag, entity reference or XInclude mark); elsewhere, or with :data:`PURE_PYTHON_ENV` set, the
+    Python walk below does, to the same blocks field for field.
     """
     body = root.find("body") if root.tag == "html" else None
     top = body if body is not None else root
-    first = Block(top, 0, -1, 1 if body is not None else 0)
+    if _compiled is not None:
+        names = _BLOCK_NAMES.get(block_tags)
+        if names is None:
+            names = _BLOCK_NAMES[block_tags] = _block_names(block_tags)
+        if names and isinstance(top, etree._Element) and (positions is None or positions.__class__ is dict):
+            blocks = _compiled.segment(top, names, 1 if body is not None else 0, positions, top.tag == "pre", FILL_TEXT)
+            if blocks is not None:
+                COUNTS[0] += 1
+                return blocks
+            COUNTS[1] += 1
+    return _segment_python(top, body is not None, block_tags, positions)
+
+
+def _segment_python(top: etree._Element, in_body: bool, block_tags: frozenset[str], positions: dict | None) -> list[Block]:
+    """The walk of :func:`segment` in Python (the reference the compiled walk is checked against):
+    ``top`` is the body, or the root when ``in_body`` is False."""
+    first = Block(top, 0, -1, 1 if in_body else 0)
     blocks: list[Block] = [first]
     in_pre = top.tag == "pre"
     first.pre = in_pre
@@ -283,3 +308,123 @@ def subtree_ends(blocks: list[Block]) -> list[int]:
             ends[p] = ends[i]
     return ends
 
+
+
+PURE_PYTHON_ENV = "PAGESIEVE_PURE_PYTHON"
+"""Set (not empty, not ``0``) when this module is imported: :func:`segment` always walks in Python
+(the same switch as :data:`pagesieve.classify.classifier.PURE_PYTHON_ENV`)."""
+
+FILL_TEXT = True
+"""The compiled walk fills each block's :attr:`Block.text` as it goes (the collapsed text from the
+same bytes, cheaper than joining and splitting the pieces later; the extraction reads it for
+almost every block)."""
+
+COUNTS = [0, 0]
+"""Calls of :func:`segment` the compiled walk answered, and calls it handed back to the Python walk
+(a block element without a live proxy, or a node it does not read); for measurements."""
+
+_BLOCK_NAMES: dict[frozenset, tuple[bytes, ...]] = {}
+"""Block tag set -> its names as the compiled walk compares them (ASCII bytes); ``()`` for a set it
+cannot use (a name that is not an ASCII str), which the Python walk then serves."""
+
+_VERIFIED_LXML_MAJOR = (6,)
+"""lxml major versions whose ``_Element`` layout the compiled walk was checked against (6.1.3)."""
+
+_VERIFIED_UNICODE = ("14.0.0", "15.0.0", "15.1.0")
+"""Unicode versions of Python 3.11, 3.12 and 3.13, whose ``str.isspace`` was compared with the
+compiled walk's white space for every code point; under another one the comparison runs at import."""
+
+_CHECK_PAGE = (
+    b"<html><head><title>t</title></head><body>lead <b>bold</b><div id=a> one\xc2\xa0two <a href=x>link "
+    b"<img src=i> <a>inner</a> tail</a>\xe3\x80\x80<p>para<!-- c -->after <?pi x?>pi tail</p> "
+    b"<pre> keep  <b> this </b><div>in pre</div>  </pre></div><ul><li>\xe6\x97\xa5\xe6\x9c\xac "
+    b"<em> x\x0by </em></li><li></li></ul> end<table><tr><td>cell</td></tr></table></body></html>"
+)
+"""A page whose segmentation both walks must agree on before the compiled one is used: nested
+links, an image, a comment and a processing instruction with tails, ``<pre>`` with a block in it,
+non-ASCII text and white space, empty blocks, text between blocks."""
+
+
+def _block_names(block_tags: frozenset[str]) -> tuple[bytes, ...]:
+    """The names of ``block_tags`` for the compiled walk; ``()`` if one is not an ASCII str."""
+    if not all(isinstance(tag, str) and tag.isascii() and tag for tag in block_tags):
+        return ()
+    return tuple(sorted(tag.encode("ascii") for tag in block_tags))
+
+
+def _same_blocks(a: list[Block], b: list[Block]) -> bool:
+    """True if two segmentations agree in every field :func:`segment` fills (elements by identity)."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x.element is not y.element or x._node_id != y._node_id or x.text != y.text:
+            return False
+        for name in _FIELDS:
+            if name not in ("element", "_text", "_node_id") and getattr(x, name) != getattr(y, name):
+                return False
+    return True
+
+
+_FIELDS = tuple(Block.__dataclass_fields__)
+
+
+def _load_compiled():
+    """:mod:`pagesieve.blocks._segment`, configured and checked, or ``None`` (then :func:`segment`
+    always walks in Python): when :data:`PURE_PYTHON_ENV` is set, the module is not built (no C
+    compiler at install; setup.py), lxml's major version is not one it was checked with
+    (:data:`_VERIFIED_LXML_MAJOR`), or any of these checks fails:
+
+    - lxml's ``_Element`` is ``PyObject_HEAD`` and three pointers (``_doc``, ``_c_node``, ``_tag``:
+      lxml.etree.h, ``struct LxmlElement``), and on a parsed page each element's node points back
+      at its proxy (``_private``), has type 1 (libxml2 ``XML_ELEMENT_NODE``), its tag as name and
+      no namespace;
+    - :class:`Block`'s slots are found where the module writes them (each filled with a known
+      object and looked for) and it has no other storage;
+    - the module's white space is ``str.isspace`` (compared for every code point when Python's
+      Unicode version is not one of :data:`_VERIFIED_UNICODE`);
+    - both walks give the same blocks on :data:`_CHECK_PAGE`.
+
+    Why it exists: the Python walk spends most of its time asking lxml for each node's proxy,
+    tag, text, tail and parent; the compiled one reads the nodes. Checked to give the same blocks
+    field for field and the same extraction on all 4,783 dataset pages
+    (tests/test_segment_compiled.py; models/README.md, "Compiled segmentation", for the figures).
+    """
+    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
+        return None
+    try:
+        from pagesieve.blocks import _segment
+    except ImportError:
+        return None
+    if etree.LXML_VERSION[0] not in _VERIFIED_LXML_MAJOR:
+        return None
+    if etree._Element.__basicsize__ != object.__basicsize__ + 3 * struct.calcsize("P"):
+        return None
+    names = tuple(f for f in _FIELDS)
+    if sorted(Block.__slots__) != sorted(names) or Block.__basicsize__ != object.__basicsize__ + len(names) * struct.calcsize("P"):
+        return None
+    marks = tuple(object() for _ in names)
+    offsets = _segment.slot_offsets(Block(*marks), marks, Block.__basicsize__)
+    if min(offsets) < 0 or len(set(offsets)) != len(offsets):
+        return None
+    _segment.configure(Block, offsets)
+    if unicodedata.unidata_version not in _VERIFIED_UNICODE:
+        if _segment.spaces() != [c for c in range(0x110000) if chr(c).isspace()]:
+            return None
+    root = etree.fromstring(_CHECK_PAGE, etree.HTMLParser(encoding="utf-8"))
+    proxies = list(root.iter())  # held, as Page.proxies holds them
+    for element in proxies:
+        if isinstance(element.tag, str) and _segment.node_info(element) != (True, 1, element.tag.encode(), True):
+            return None
+    body = root.find("body")
+    positions = dict(zip(proxies, range(len(proxies))))
+    for fill in (False, True):
+        for where, ids in ((body, positions), (body, None), (body.find("div"), positions)):
+            got = _segment.segment(where, _block_names(BLOCK_TAGS), 1, ids, where.tag == "pre", fill)
+            if got is None or (not fill and any(b._text is not None for b in got)):
+                return None
+            if not _same_blocks(got, _segment_python(where, True, BLOCK_TAGS, ids)):
+                return None
+    return _segment
+
+
+_compiled = _load_compiled()
