@@ -79,13 +79,15 @@ def test_white_space_is_str_isspace_for_every_code_point():
     assert compiled_module.spaces() == [c for c in range(0x110000) if chr(c).isspace()]
 
 
-def test_collapsed_length_is_len_of_joined_split():
+def test_collapse_is_join_of_split():
     rng = random.Random(49)
-    alphabet = " \t\n\r\x0b\x0cab\u00e9\u65e5\U0001f600" + ODD_SPACES
+    alphabet = " \t\n\r\x0b\x0cab\u00e9\u65e5\U0001f600\u2027\u2030\u200b\u3001" + ODD_SPACES
     samples = ["", " ", "a", " a ", "a  b", ODD_SPACES, "x" + ODD_SPACES + "y"]
-    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30))) for _ in range(3000)]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30))) for _ in range(5000)]
     for text in samples:
-        assert compiled_module.collapsed_length(text) == len(" ".join(text.split())), repr(text)
+        joined = " ".join(text.split())
+        lead, trail = bool(text) and text[0].isspace(), bool(text) and text[-1].isspace()
+        assert compiled_module.collapse(text) == (joined, len(joined), lead, trail), repr(text)
 
 
 def test_comments_and_processing_instructions_count_by_their_tails():

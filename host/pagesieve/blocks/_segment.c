@@ -21,8 +21,9 @@
  *    decoded from UTF-8; a run of empty nodes gives "" and no run None, both skipped by the walk.
  *    lxml skips XInclude marks inside a run; this walk gives up on them instead.
  *  - Python's str.split() white space (Py_UNICODE_ISSPACE: ASCII \t\n\v\f\r, \x1c-\x1f, space, and
- *    the 19 others below; the same set in Unicode 14.0, 15.0 and 15.1 of Python 3.11-3.13);
- *    tests/test_segment_compiled.py compares is_space() with str.isspace for every code point.
+ *    the 19 others of space_len(); the same set in Unicode 14.0, 15.0 and 15.1 of Python 3.11-3.13),
+ *    read in the UTF-8 bytes; tests/test_segment_compiled.py compares it with str.isspace for every
+ *    code point, and collapse() with " ".join(text.split()).
  *
  * The Block objects are made without calling the dataclass __init__: the instance comes from the
  * type's tp_alloc and each slot is written at its offset, which segment.py finds at import by
@@ -63,70 +64,89 @@ enum {
 static PyObject *block_type = NULL;     /* pagesieve.blocks.segment.Block, set by configure() */
 static Py_ssize_t offsets[N_FIELDS];
 
-/* ---- white space and lengths ---- */
+/* ---- white space and collapsing ---- */
 
-static int
-is_space(Py_UCS4 c)
+/* The bytes of the white space character that starts at s[i] (0 if none) in valid UTF-8, which the
+ * walk has checked by decoding it first. All 29 are ASCII or start with C2, E1, E2 or E3: U+0085
+ * C2 85, U+00A0 C2 A0, U+1680 E1 9A 80, U+2000-U+200A E2 80 80-8A, U+2028 E2 80 A8, U+2029
+ * E2 80 A9, U+202F E2 80 AF, U+205F E2 81 9F, U+3000 E3 80 80. Read at a continuation byte
+ * (80-BF) it gives 0, so a word may be stepped through byte by byte. */
+static inline int
+space_len(const unsigned char *s, Py_ssize_t i)
 {
-    if (c < 0x80)
-        return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20);
-    switch (c) {
-    case 0x85: case 0xa0: case 0x1680: case 0x2028: case 0x2029: case 0x202f: case 0x205f: case 0x3000:
-        return 1;
-    }
-    return c >= 0x2000 && c <= 0x200a;
-}
-
-/* One code point of valid UTF-8 at s (the bytes were decoded by PyUnicode_DecodeUTF8 first). */
-static inline Py_UCS4
-next_cp(const unsigned char *s, Py_ssize_t *i)
-{
-    unsigned char b = s[*i];
-    if (b < 0x80) { *i += 1; return b; }
-    if (b < 0xe0) { Py_UCS4 c = ((Py_UCS4)(b & 0x1f) << 6) | (s[*i + 1] & 0x3f); *i += 2; return c; }
-    if (b < 0xf0) {
-        Py_UCS4 c = ((Py_UCS4)(b & 0x0f) << 12) | ((Py_UCS4)(s[*i + 1] & 0x3f) << 6) | (s[*i + 2] & 0x3f);
-        *i += 3;
-        return c;
-    }
-    Py_UCS4 c = ((Py_UCS4)(b & 0x07) << 18) | ((Py_UCS4)(s[*i + 1] & 0x3f) << 12)
-                | ((Py_UCS4)(s[*i + 2] & 0x3f) << 6) | (s[*i + 3] & 0x3f);
-    *i += 4;
-    return c;
-}
-
-/* len(" ".join(text.split())) of the UTF-8 text s[0:n]: code points of the words plus one
- * between each two. */
-static Py_ssize_t
-collapsed_length(const unsigned char *s, Py_ssize_t n)
-{
-    Py_ssize_t i = 0, chars = 0, words = 0;
-    int in_word = 0;
-    while (i < n) {
-        Py_UCS4 c = next_cp(s, &i);
-        if (is_space(c)) {
-            in_word = 0;
-        } else {
-            chars++;
-            if (!in_word) { words++; in_word = 1; }
+    unsigned char b = s[i];
+    if (b < 0x80)
+        return (b >= 0x09 && b <= 0x0d) || (b >= 0x1c && b <= 0x20);
+    switch (b) {
+    case 0xc2:
+        return (s[i + 1] == 0x85 || s[i + 1] == 0xa0) ? 2 : 0;
+    case 0xe1:
+        return (s[i + 1] == 0x9a && s[i + 2] == 0x80) ? 3 : 0;
+    case 0xe2:
+        if (s[i + 1] == 0x80) {
+            unsigned char c = s[i + 2];
+            return (c <= 0x8a || c == 0xa8 || c == 0xa9 || c == 0xaf) ? 3 : 0;
         }
+        return (s[i + 1] == 0x81 && s[i + 2] == 0x9f) ? 3 : 0;
+    case 0xe3:
+        return (s[i + 1] == 0x80 && s[i + 2] == 0x80) ? 3 : 0;
     }
-    return words ? chars + words - 1 : 0;
+    return 0;
+}
+
+/* " ".join(text.split()) of the valid UTF-8 text s[0:n], written to `out` (room for n bytes).
+ * Returns its length in bytes; *chars is its length in code points (the block's character count,
+ * len(" ".join(text.split()))), *lead and *trail whether s starts and ends with white space
+ * (block_text joins pieces with them). */
+static Py_ssize_t
+collapse(const unsigned char *s, Py_ssize_t n, unsigned char *out, Py_ssize_t *chars, int *lead, int *trail)
+{
+    Py_ssize_t i = 0, o = 0, cps = 0;
+    int gap = 0, k;
+    *lead = n > 0 && space_len(s, 0) > 0;
+    while (i < n) {
+        while (i < n && (k = space_len(s, i)) > 0) {
+            i += k;
+            gap = 1;
+        }
+        if (i >= n)
+            break;
+        if (o > 0) {
+            out[o++] = ' ';
+            cps++;
+        }
+        gap = 0;
+        Py_ssize_t j = i;
+        while (j < n && space_len(s, j) == 0) {
+            cps += (s[j] & 0xc0) != 0x80;   /* one lead byte per code point */
+            j++;
+        }
+        memcpy(out + o, s + i, (size_t)(j - i));
+        o += j - i;
+        i = j;
+    }
+    *trail = gap;
+    *chars = cps;
+    return o;
 }
 
 /* ---- the walk's storage ---- */
 
 typedef struct {
     PyObject *element;      /* new reference */
-    Py_ssize_t parent, depth, n_pieces, n_children;
+    Py_ssize_t parent, depth, n_pieces, n_children, bytes;
     Py_ssize_t chars, link_chars, links, images, inline_tags;
     Py_ssize_t sub_chars, sub_link_chars, sub_tags, sub_links, sub_images;
     int pre;
 } brec;
 
 typedef struct {
-    Py_ssize_t block, off, len;
-    PyObject *text;         /* new reference */
+    Py_ssize_t block;
+    const unsigned char *raw;   /* the node's content, or the run joined in w->owned; not held */
+    Py_ssize_t len;
+    Py_ssize_t coff, clen;      /* its collapse() in w->coll */
+    int lead, trail;
+    PyObject *text;             /* new reference */
 } prec;
 
 typedef struct {
@@ -139,7 +159,9 @@ typedef struct {
     brec *blocks; Py_ssize_t n_blocks, cap_blocks;
     prec *pieces; Py_ssize_t n_pieces, cap_pieces;
     frame *stack; Py_ssize_t sp, cap_stack;
-    unsigned char *bytes; Py_ssize_t n_bytes, cap_bytes;   /* every piece's UTF-8, end to end */
+    unsigned char *coll; Py_ssize_t n_coll, cap_coll;     /* every piece collapsed, end to end */
+    unsigned char **owned; Py_ssize_t n_owned, cap_owned;  /* runs of several nodes, joined */
+    Py_ssize_t max_block_bytes;  /* the most UTF-8 a block's pieces hold (block_text's room) */
     PyObject *names;        /* tuple of bytes: the block tags */
     /* tag kinds by name pointer (libxml2 keeps one copy of each name per document dictionary);
      * filled as names are met, emptied for each call */
@@ -181,40 +203,80 @@ tag_kind(walk *w, const unsigned char *name)
     return kind;
 }
 
+/* Room for `more` bytes at the end of the collapsed pieces. */
+static int
+coll_room(walk *w, Py_ssize_t more)
+{
+    if (w->n_coll + more <= w->cap_coll)
+        return 0;
+    Py_ssize_t c = w->cap_coll ? w->cap_coll : 4096;
+    while (c < w->n_coll + more)
+        c *= 2;
+    unsigned char *p = PyMem_Realloc(w->coll, (size_t)c);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->coll = p;
+    w->cap_coll = c;
+    return 0;
+}
+
 /* The run of text nodes from `node` (lxml's .text of its parent or .tail of its previous
  * sibling) as a piece of block `block`; nothing when the run is empty. */
 static int
 add_run(walk *w, xnode *node, Py_ssize_t block, int in_link)
 {
-    Py_ssize_t off = w->n_bytes;
-    for (; node && (node->type == X_TEXT || node->type == X_CDATA); node = node->next) {
-        if (!node->content)
-            return 1;
-        Py_ssize_t n = (Py_ssize_t)strlen((const char *)node->content);
-        if (w->n_bytes + n > w->cap_bytes) {
-            Py_ssize_t c = w->cap_bytes ? w->cap_bytes : 4096;
-            while (c < w->n_bytes + n) c *= 2;
-            unsigned char *p = PyMem_Realloc(w->bytes, (size_t)c);
-            if (!p) { PyErr_NoMemory(); return -1; }
-            w->bytes = p; w->cap_bytes = c;
+    if (!node || (node->type != X_TEXT && node->type != X_CDATA))
+        return 0;
+    if (!node->content)
+        return 1;
+    const unsigned char *raw = node->content;
+    Py_ssize_t len = (Py_ssize_t)strlen((const char *)raw);
+    xnode *more = node->next;
+    if (more && (more->type == X_TEXT || more->type == X_CDATA)) {
+        /* several nodes (CDATA beside text, text left beside text by a change of the tree): lxml
+         * joins their bytes before decoding, so the walk does */
+        for (xnode *m = more; m && (m->type == X_TEXT || m->type == X_CDATA); m = m->next) {
+            if (!m->content)
+                return 1;
+            len += (Py_ssize_t)strlen((const char *)m->content);
         }
-        memcpy(w->bytes + w->n_bytes, node->content, (size_t)n);
-        w->n_bytes += n;
+        GROW(w->owned, w->n_owned, w->cap_owned, unsigned char *);
+        unsigned char *joined = PyMem_Malloc((size_t)(len ? len : 1));
+        if (!joined) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        w->owned[w->n_owned++] = joined;
+        Py_ssize_t o = 0;
+        for (xnode *m = node; m && (m->type == X_TEXT || m->type == X_CDATA); m = m->next) {
+            size_t k = strlen((const char *)m->content);
+            memcpy(joined + o, m->content, k);
+            o += (Py_ssize_t)k;
+        }
+        raw = joined;
     }
-    Py_ssize_t len = w->n_bytes - off;
     if (len == 0)
         return 0;
-    PyObject *text = PyUnicode_DecodeUTF8((const char *)w->bytes + off, len, NULL);
+    GROW(w->pieces, w->n_pieces, w->cap_pieces, prec);
+    if (coll_room(w, len) < 0)
+        return -1;
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)raw, len, NULL);
     if (!text) {
         PyErr_Clear();      /* lxml would raise as it decodes; the Python walk will */
         return 1;
     }
-    GROW(w->pieces, w->n_pieces, w->cap_pieces, prec);
     prec *p = &w->pieces[w->n_pieces++];
-    p->block = block; p->off = off; p->len = len; p->text = text;
-    Py_ssize_t n = collapsed_length(w->bytes + off, len);
+    Py_ssize_t n;
+    p->block = block; p->raw = raw; p->len = len; p->text = text; p->coff = w->n_coll;
+    p->clen = collapse(raw, len, w->coll + w->n_coll, &n, &p->lead, &p->trail);
+    w->n_coll += p->clen;
     brec *b = &w->blocks[block];
     b->n_pieces++;
+    b->bytes += len;
+    if (b->bytes > w->max_block_bytes)
+        w->max_block_bytes = b->bytes;
     b->chars += n;
     if (in_link)
         b->link_chars += n;
@@ -307,34 +369,26 @@ walk_tree(walk *w, PyObject *top_obj, xnode *top, Py_ssize_t first_depth, int to
 }
 
 /* " ".join("".join(pieces).split()), or "".join(pieces) inside <pre>, of one block whose pieces
- * are w->pieces[order[0..n]]; `out` has room for all of their bytes. */
+ * are w->pieces[order[0..n]], from the pieces collapsed one by one: two pieces' words are one word
+ * where neither has white space at the join. `out` has room for the block's bytes. */
 static PyObject *
 block_text(walk *w, const Py_ssize_t *order, Py_ssize_t n, int pre, unsigned char *out)
 {
     Py_ssize_t o = 0;
-    if (pre) {
-        for (Py_ssize_t k = 0; k < n; k++) {
-            prec *p = &w->pieces[order[k]];
-            memcpy(out + o, w->bytes + p->off, (size_t)p->len);
+    int gap = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        prec *p = &w->pieces[order[k]];
+        if (pre) {
+            memcpy(out + o, p->raw, (size_t)p->len);
             o += p->len;
-        }
-    } else {
-        int started = 0, gap = 0;
-        for (Py_ssize_t k = 0; k < n; k++) {
-            prec *p = &w->pieces[order[k]];
-            const unsigned char *s = w->bytes + p->off;
-            Py_ssize_t i = 0;
-            while (i < p->len) {
-                Py_ssize_t at = i;
-                Py_UCS4 c = next_cp(s, &i);
-                if (is_space(c)) {
-                    gap = started;
-                } else {
-                    if (gap) { out[o++] = ' '; gap = 0; }
-                    while (at < i) out[o++] = s[at++];
-                    started = 1;
-                }
-            }
+        } else if (p->clen == 0) {
+            gap = 1;        /* white space alone */
+        } else {
+            if (o > 0 && (gap || p->lead))
+                out[o++] = ' ';
+            memcpy(out + o, w->coll + p->coff, (size_t)p->clen);
+            o += p->clen;
+            gap = p->trail;
         }
     }
     return PyUnicode_DecodeUTF8((const char *)out, o, NULL);
@@ -388,7 +442,7 @@ make_blocks(walk *w, PyObject *positions, int fill_text)
     Py_ssize_t *start = PyMem_Calloc((size_t)nb + 1, sizeof(Py_ssize_t));
     Py_ssize_t *order = PyMem_Malloc((size_t)(np ? np : 1) * sizeof(Py_ssize_t));
     Py_ssize_t *fill = PyMem_Calloc((size_t)nb + 1, sizeof(Py_ssize_t));
-    unsigned char *out = PyMem_Malloc((size_t)(w->n_bytes ? w->n_bytes : 1));
+    unsigned char *out = PyMem_Malloc((size_t)(w->max_block_bytes ? w->max_block_bytes : 1));
     PyObject *result = NULL, *allocated = NULL;
     if (!start || !order || !fill || !out) {
         PyErr_NoMemory();
@@ -493,7 +547,10 @@ walk_free(walk *w)
     PyMem_Free(w->blocks);
     PyMem_Free(w->pieces);
     PyMem_Free(w->stack);
-    PyMem_Free(w->bytes);
+    for (Py_ssize_t k = 0; k < w->n_owned; k++)
+        PyMem_Free(w->owned[k]);
+    PyMem_Free(w->owned);
+    PyMem_Free(w->coll);
 }
 
 static PyObject *
@@ -598,16 +655,31 @@ seg_node_info(PyObject *self, PyObject *element)
                          PyBool_FromLong(node->ns == NULL));
 }
 
-/* Every code point is_space() takes for white space, as a list (tests compare it with str.isspace). */
+/* Every code point whose UTF-8 space_len() takes for white space, as a list (the tests compare
+ * it with str.isspace for all code points). */
 static PyObject *
 seg_spaces(PyObject *self, PyObject *unused)
 {
     PyObject *out = PyList_New(0);
     if (!out)
         return NULL;
-    for (Py_UCS4 c = 0; c < 0x110000; c++) {
-        if (is_space(c)) {
-            PyObject *x = PyLong_FromLong((long)c);
+    for (unsigned long c = 0; c < 0x110000; c++) {
+        unsigned char u[4];
+        int n;
+        if (c < 0x80) { u[0] = (unsigned char)c; n = 1; }
+        else if (c < 0x800) { u[0] = 0xc0 | (c >> 6); u[1] = 0x80 | (c & 0x3f); n = 2; }
+        else if (c < 0x10000) { u[0] = 0xe0 | (c >> 12); u[1] = 0x80 | ((c >> 6) & 0x3f); u[2] = 0x80 | (c & 0x3f); n = 3; }
+        else {
+            u[0] = 0xf0 | (c >> 18); u[1] = 0x80 | ((c >> 12) & 0x3f); u[2] = 0x80 | ((c >> 6) & 0x3f);
+            u[3] = 0x80 | (c & 0x3f); n = 4;
+        }
+        int k = space_len(u, 0);
+        if (k != 0 && k != n) {
+            Py_DECREF(out);
+            return PyErr_Format(PyExc_AssertionError, "space_len gives %d bytes for U+%04lX", k, c);
+        }
+        if (k) {
+            PyObject *x = PyLong_FromUnsignedLong(c);
             if (!x || PyList_Append(out, x) < 0) { Py_XDECREF(x); Py_DECREF(out); return NULL; }
             Py_DECREF(x);
         }
@@ -615,17 +687,26 @@ seg_spaces(PyObject *self, PyObject *unused)
     return out;
 }
 
-/* collapsed_length() of a str, for the tests: len(" ".join(text.split())). */
+/* collapse() of a str, for the tests: (" ".join(text.split()), its length, starts with white
+ * space, ends with white space). */
 static PyObject *
-seg_collapsed_length(PyObject *self, PyObject *text)
+seg_collapse(PyObject *self, PyObject *text)
 {
-    Py_ssize_t n;
     PyObject *b = PyUnicode_AsUTF8String(text);
     if (!b)
         return NULL;
-    n = collapsed_length((const unsigned char *)PyBytes_AsString(b), PyBytes_Size(b));
+    Py_ssize_t n = PyBytes_Size(b), chars;
+    int lead, trail;
+    unsigned char *out = PyMem_Malloc((size_t)(n ? n : 1));
+    if (!out) {
+        Py_DECREF(b);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t o = collapse((const unsigned char *)PyBytes_AsString(b), n, out, &chars, &lead, &trail);
+    PyObject *result = Py_BuildValue("(s#nNN)", (const char *)out, o, chars, PyBool_FromLong(lead), PyBool_FromLong(trail));
+    PyMem_Free(out);
     Py_DECREF(b);
-    return PyLong_FromSsize_t(n);
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -635,7 +716,7 @@ static PyMethodDef methods[] = {
     {"slot_offsets", seg_slot_offsets, METH_VARARGS, "slot_offsets(obj, values, size) -> offsets"},
     {"node_info", seg_node_info, METH_O, "node_info(element) -> (private is element, type, name, no ns)"},
     {"spaces", seg_spaces, METH_NOARGS, "spaces() -> the code points taken for white space"},
-    {"collapsed_length", seg_collapsed_length, METH_O, "len(' '.join(text.split()))"},
+    {"collapse", seg_collapse, METH_O, "collapse(text) -> (' '.join(text.split()), its length, lead space, trail space)"},
     {NULL, NULL, 0, NULL},
 };
 
