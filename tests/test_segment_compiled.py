@@ -177,6 +177,8 @@ def test_what_it_hands_back_to_python():
     before = list(seg.COUNTS)
     assert len(segment(root, frozenset({"div", "dïv"}), positions)) == 2  # a name that is not ASCII
     assert seg.COUNTS == before
+    assert len(segment(root, {"div", "body"}, positions)) == 2  # a plain set: the Python walk
+    assert seg.COUNTS == before
 
 
 def test_other_block_sets_and_roots():

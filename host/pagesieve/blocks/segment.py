@@ -187,7 +187,7 @@ def segment(root: etree._Element, block_tags: frozenset[str] = BLOCK_TAGS, posit
     """
     body = root.find("body") if root.tag == "html" else None
     top = body if body is not None else root
-    if _compiled is not None:
+    if _compiled is not None and block_tags.__class__ is frozenset:
         names = _BLOCK_NAMES.get(block_tags)
         if names is None:
             names = _BLOCK_NAMES[block_tags] = _block_names(block_tags)
@@ -325,7 +325,8 @@ COUNTS = [0, 0]
 
 _BLOCK_NAMES: dict[frozenset, tuple[bytes, ...]] = {}
 """Block tag set -> its names as the compiled walk compares them (ASCII bytes); ``()`` for a set it
-cannot use (a name that is not an ASCII str), which the Python walk then serves."""
+cannot use (a name that is not an ASCII str), which the Python walk then serves, as it serves a
+``block_tags`` that is not a frozenset."""
 
 _VERIFIED_LXML_MAJOR = (6,)
 """lxml major versions whose ``_Element`` layout the compiled walk was checked against (6.1.3)."""
