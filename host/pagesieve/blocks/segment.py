@@ -393,7 +393,7 @@ def _load_compiled():
     if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
         return None
     try:
-        from pagesieve.blocks import _segment
+        import pagesieve.blocks._segment as _segment  # the compiled module itself (a .so, no Python names)
     except ImportError:
         return None
     if etree.LXML_VERSION[0] not in _VERIFIED_LXML_MAJOR:
