@@ -309,7 +309,6 @@ def subtree_ends(blocks: list[Block]) -> list[int]:
     return ends
 
 
-
 PURE_PYTHON_ENV = "PAGESIEVE_PURE_PYTHON"
 """Set (not empty, not ``0``) when this module is imported: :func:`segment` always walks in Python
 (the same switch as :data:`pagesieve.classify.classifier.PURE_PYTHON_ENV`)."""
@@ -347,8 +346,9 @@ non-ASCII text and white space, empty blocks, text between blocks."""
 
 
 def _block_names(block_tags: frozenset[str]) -> tuple[bytes, ...]:
-    """The names of ``block_tags`` for the compiled walk; ``()`` if one is not an ASCII str."""
-    if not all(isinstance(tag, str) and tag.isascii() and tag for tag in block_tags):
+    """The names of ``block_tags`` for the compiled walk (which compares them as C strings); ``()``
+    if one is not a non-empty ASCII str without NUL."""
+    if not all(isinstance(tag, str) and tag.isascii() and tag and "\x00" not in tag for tag in block_tags):
         return ()
     return tuple(sorted(tag.encode("ascii") for tag in block_tags))
 
