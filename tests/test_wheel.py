@@ -46,6 +46,7 @@ def test_the_wheel_and_sdist_hold_the_package_and_its_data_alone(built):
     assert {m.split("/")[0] for m in members} <= {"host", "PKG-INFO", "README.md", "pyproject.toml", "setup.cfg", "MANIFEST.in",
                                                  "setup.py"}, sorted({m.split("/")[0] for m in members})
     assert "host/pagesieve/classify/_trees.c" in members  # the compiled walk's source: pip builds it from the sdist
+    assert "host/pagesieve/blocks/_segment.c" in members  # the compiled segmentation's source, likewise
 
 
 def test_the_wheel_holds_the_compiled_walk_where_a_compiler_is(built, venv, repo_free_env):
@@ -58,11 +59,17 @@ def test_the_wheel_holds_the_compiled_walk_where_a_compiler_is(built, venv, repo
     wheel, _sdist = built
     assert re.fullmatch(rf"pagesieve-{re.escape(__version__)}-cp311-abi3-\w+\.whl", wheel.name), wheel.name
     with zipfile.ZipFile(wheel) as z:
-        compiled = [n for n in z.namelist() if n.startswith("pagesieve/classify/_trees.") and not n.endswith(".c")]
-    assert len(compiled) == 1 and compiled[0].endswith((".so", ".pyd")), compiled
+        names = z.namelist()
+    for module in ("pagesieve/classify/_trees.", "pagesieve/blocks/_segment."):
+        compiled = [n for n in names if n.startswith(module) and not n.endswith(".c")]
+        assert len(compiled) == 1 and compiled[0].endswith((".so", ".pyd")), compiled
+        assert module + "c" not in names  # the sources stay in the sdist
     used = subprocess.run([str(venv / "bin/python"), "-c", "import pagesieve.classify.classifier as c; print(c._compiled_leaves)"],
                           capture_output=True, text=True, cwd=venv, env=repo_free_env(), timeout=120)
     assert used.stdout.strip() == "<built-in function leaves>", used
+    used = subprocess.run([str(venv / "bin/python"), "-c", "import pagesieve.blocks.segment as s; print(s._compiled is not None)"],
+                          capture_output=True, text=True, cwd=venv, env=repo_free_env(), timeout=120)
+    assert used.stdout.strip() == "True", used  # the checks at import passed in the installed package
 
 
 def test_the_installed_wheel_extracts_a_page_outside_the_repository(venv, tmp_path, repo_free_env):
