@@ -617,14 +617,17 @@ def one_file(big9, tmp_path_factory):
 
 
 def test_one_file_cut_into_parts_gives_the_rows_of_one_part(one_file, client, tmp_path):
-    """The count pass cuts one file into parts of 7 records, which both workers share; the
-    sites are learned across the parts in file order, so the rows (same pages, same text, same
-    template use) and templates.parquet are those of the same file run as one part."""
+    """The count pass cuts one file into parts of 7 records, its tail into parts of 2, which
+    both workers share; the sites are learned across the parts in file order, so the rows
+    (same pages, same text, same template use) and templates.parquet are those of the same
+    file run as one part."""
     from pagesieve.crawl.parts import cut_file
 
     warc, ids = one_file
     cut = cut_file(warc, "x", part_records=7)
-    assert len(cut.parts) == 9 and [p.records for p in cut.parts] == [7] * 8 + [4]
+    # the last full part and the 4 records after it: 11 records in parts of ceil(7 / 4) = 2
+    assert [p.records for p in cut.parts] == [7] * 7 + [2] * 5 + [1]
+    assert [p.records for p in cut_file(warc, "x", part_records=7, tail_split=1).parts] == [7] * 8 + [4]
     assert [p.start for p in cut.parts[1:]] == [p.end for p in cut.parts[:-1]] and cut.parts[-1].end is None
     # the parts read by seeking to their start give the records of the whole file, each once
     whole = [(type(i).__name__, i.url) for i in read_warc(warc)]
@@ -634,16 +637,16 @@ def test_one_file_cut_into_parts_gives_the_rows_of_one_part(one_file, client, tm
                      client=client)
     one = run_batch(BatchOptions(inputs=[str(warc)], out_dir=tmp_path / "one", part_records=10_000, progress=False),
                     client=client)
-    assert (many.inputs, many.parts, many.most_parts_in_a_file, many.parts_written) == (1, 9, 9, 9)
+    assert (many.inputs, many.parts, many.most_parts_in_a_file, many.parts_written) == (1, 13, 13, 13)
     assert (one.parts, one.parts_written) == (1, 1)
-    assert "1 file(s) cut into 9 parts of at most 7 records (up to 9 parts from one file)" in many.lines()[0]
+    assert "1 file(s) cut into 13 parts of at most 7 records (up to 13 parts from one file)" in many.lines()[0]
     assert many.pages == one.pages == len(ids) and many.template_pages == one.template_pages == len(ids)
     rows_many, rows_one = _rows(tmp_path / "many"), _rows(tmp_path / "one")
     assert [r["url"] for r in rows_many] == [r["url"] for r in rows_one] and len(rows_many) == len(ids)
     assert rows_many == rows_one
     assert pq.read_table(tmp_path / "many" / "templates.parquet").equals(pq.read_table(tmp_path / "one" / "templates.parquet"))
     stats = [json.loads(p.read_text()) for p in (tmp_path / "many" / "parts").glob("*.stats.json")]
-    assert len(stats) == 9 and len({s["worker"] for s in stats}) == 2  # both workers wrote parts of the one file
+    assert len(stats) == 13 and len({s["worker"] for s in stats}) == 2  # both workers wrote parts of the one file
     assert not (tmp_path / "many" / "judged").exists()  # judged and summary files removed
 
 
@@ -655,12 +658,12 @@ def test_resume_works_part_by_part_within_a_file(one_file, client, tmp_path):
     run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=7, progress=False), client=client)
     before = _rows(out)
     parts = sorted((out / "parts").glob("*.parquet"))
-    assert len(parts) == 9
+    assert len(parts) == 13
     kept = {p: p.stat().st_mtime_ns for p in parts if p != parts[4]}
     parts[4].unlink()  # one part of the file lost, as if its worker had been killed before the rename
     summary = run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=7, resume=True, progress=False),
                         client=client)
-    assert (summary.parts_resumed, summary.parts_written) == (8, 1)
+    assert (summary.parts_resumed, summary.parts_written) == (12, 1)
     assert summary.pages == len(ids)
     assert {p: p.stat().st_mtime_ns for p in kept} == kept
     assert _rows(out) == before
@@ -668,6 +671,34 @@ def test_resume_works_part_by_part_within_a_file(one_file, client, tmp_path):
     with pytest.raises(UsageError, match="--part-records 7"):
         run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=5, resume=True, progress=False),
                   client=client)
+
+
+def test_resume_keeps_the_cut_of_a_run_made_before_the_tail_was_cut_finer(one_file, client, tmp_path, monkeypatch):
+    """A run of an earlier version cut every file into plain parts and its parts.json did not
+    name the cut; resumed now, it is cut the same way, so its parts keep their names and
+    records: one lost part is written again and the rows are those of the first run."""
+    import pagesieve.crawl.job as job
+
+    warc, ids = one_file
+    out = tmp_path / "out"
+    monkeypatch.setattr(job, "TAIL_SPLIT", 1)
+    run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=7, progress=False), client=client)
+    monkeypatch.undo()
+    before = _rows(out)
+    cut = json.loads((out / "parts.json").read_text())
+    assert cut.pop("tail_split") == 1 and [p[4] for p in cut["parts"]] == [7] * 8 + [4]
+    (out / "parts.json").write_text(json.dumps(cut))  # as the earlier version wrote it
+    parts = sorted((out / "parts").glob("*.parquet"))
+    parts[8].unlink()
+    summary = run_batch(BatchOptions(inputs=[str(warc)], out_dir=out, part_records=7, resume=True, progress=False),
+                        client=client)
+    assert (summary.parts, summary.parts_resumed, summary.parts_written) == (9, 8, 1)
+    assert _rows(out) == before and summary.pages == len(ids)
+    assert json.loads((out / "parts.json").read_text())["tail_split"] == 1
+    # a new run into a new folder gets the finer tail
+    fresh = run_batch(BatchOptions(inputs=[str(warc)], out_dir=tmp_path / "fresh", part_records=7, progress=False),
+                      client=client)
+    assert fresh.parts == 13 and _rows(tmp_path / "fresh") == before
 
 
 def test_a_corrupt_file_in_parts_counts_every_skip_once_and_times_out_a_page(big9, client, tmp_path):

@@ -42,7 +42,7 @@ from pagesieve.crawl.guard import PAGE_TIMEOUT
 from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.judged import judged_path
 from pagesieve.crawl.pages import PartStats, extract_part, judge_part
-from pagesieve.crawl.parts import PART_RECORDS, FileCut, Part, cut_file
+from pagesieve.crawl.parts import PART_RECORDS, TAIL_SPLIT, FileCut, Part, cut_file
 from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
 from pagesieve.crawl.summaries import learn_bucket, summaries_path, summarise_part
 from pagesieve.errors import UsageError
@@ -445,7 +445,7 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         raise UsageError(f"--part-records must be at least 1, not {opts.part_records}")
     out_dir = Path(opts.out_dir).resolve()
     (out_dir / "parts").mkdir(parents=True, exist_ok=True)
-    _check_cut(out_dir / PARTS_FILE, opts)
+    tail_split = _check_cut(out_dir / PARTS_FILE, opts)
     summary = BatchSummary(inputs=len(files), out_dir=str(out_dir), part_records=opts.part_records)
     own_client = client is None
     if own_client:
@@ -455,9 +455,9 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         if hint:
             print(hint, file=sys.stderr, flush=True)
         summary.workers = len(client.scheduler_info(n_workers=-1)["workers"]) if hasattr(client, "scheduler_info") else 0
-        cuts = _count(client, files, opts, summary)
+        cuts = _count(client, files, opts, summary, tail_split)
         parts = [p for cut in cuts.values() for p in cut.parts]
-        write_json(out_dir / PARTS_FILE, {"part_records": opts.part_records,
+        write_json(out_dir / PARTS_FILE, {"part_records": opts.part_records, "tail_split": tail_split,
                                           "parts": [[p.path, p.name, p.start, p.end, p.records] for p in parts]})
         summary.parts = len(parts)
         summary.most_parts_in_a_file = max((len(c.parts) for c in cuts.values()), default=0)
@@ -518,22 +518,33 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             close_client(client)
 
 
-def _check_cut(path: Path, opts: BatchOptions) -> None:
-    """Refuse to resume a run cut into parts of another size: its parts (named by their place in
-    the file) would not be the same records as this run's."""
+def _check_cut(path: Path, opts: BatchOptions) -> int:
+    """The ``tail_split`` of this run's cut (:func:`~pagesieve.crawl.parts.cut_file`):
+    :data:`~pagesieve.crawl.parts.TAIL_SPLIT`, or when resuming, the one of the run resumed
+    (1 for a run made before the tail was cut finer, whose ``parts.json`` does not say), so
+    that its parts keep their names and records.
+
+    Raises:
+        UsageError: resuming a run cut into parts of another size: its parts (named by their
+        place in the file) would not be the same records as this run's.
+    """
     if not opts.resume or not path.exists():
-        return
-    before = json.loads(path.read_text(encoding="utf-8")).get("part_records")
+        return TAIL_SPLIT
+    cut = json.loads(path.read_text(encoding="utf-8"))
+    before = cut.get("part_records")
     if before != opts.part_records:
         raise UsageError(f"--resume: {path.parent} was cut into parts of {before} records; run again with "
                          f"--part-records {before} (or without --resume into a new folder)")
+    return int(cut.get("tail_split", 1))
 
 
-def _count(client, files: list[Path], opts: BatchOptions, summary: BatchSummary) -> dict[str, FileCut]:
+def _count(client, files: list[Path], opts: BatchOptions, summary: BatchSummary,
+           tail_split: int = TAIL_SPLIT) -> dict[str, FileCut]:
     """The count pass: ``{file part name: FileCut}`` in input order. A file whose count task
     failed (a worker lost) is reported in ``summary.parts_failed`` and left out."""
     names = [part_name(f) for f in files]
-    results = _run(client, cut_file, [(str(f), name, opts.part_records, opts.max_record_bytes) for f, name in zip(files, names)],
+    results = _run(client, cut_file, [(str(f), name, opts.part_records, opts.max_record_bytes, tail_split)
+                                      for f, name in zip(files, names)],
                    "count", opts.progress, pages_of=lambda c: sum(c.sites.values()), keys=names)
     cuts: dict[str, FileCut] = {}
     for f, name, result in zip(files, names, results):
