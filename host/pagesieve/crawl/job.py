@@ -16,10 +16,13 @@ share one file. One task per part and pass:
 2. **learn**: each part judges its pages (:func:`~pagesieve.crawl.pages.judge_part`, kept for
    the extract pass) and writes the summaries of the pages of those sites by site bucket; one
    task per bucket then learns its sites from all the parts in crawl order
-   (:func:`~pagesieve.crawl.summaries.learn_bucket`), and the client writes
-   ``templates.parquet`` and ``learn.json`` (the sites of each part);
-3. **extract**: each part (:func:`~pagesieve.crawl.pages.extract_part`), its task reading from
-   ``templates.parquet`` only the sites of its part.
+   (:func:`~pagesieve.crawl.summaries.learn_bucket`);
+3. **extract**: each part (:func:`~pagesieve.crawl.pages.extract_part`), its task given the
+   learned sites of its part by the bucket tasks it depends on (Dask hands their results from
+   worker to worker), so it starts as soon as they end; meanwhile the client gathers the
+   buckets and writes ``templates.parquet`` and ``learn.json`` (the sites of each part). A
+   resumed run whose templates are already written reads from ``templates.parquet`` only the
+   sites of each part.
 
 A part whose task fails (a worker killed, the output folder unwritable) is reported in the
 summary and not written; ``resume`` keeps the parts already written, and the templates when
@@ -44,7 +47,7 @@ from pagesieve.crawl.judged import judged_path
 from pagesieve.crawl.pages import PartStats, extract_part, judge_part
 from pagesieve.crawl.parts import PART_RECORDS, TAIL_SPLIT, FileCut, Part, cut_file
 from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
-from pagesieve.crawl.summaries import learn_bucket, summaries_path, summarise_part
+from pagesieve.crawl.summaries import bucket_of, learn_bucket, summaries_path, summarise_part
 from pagesieve.errors import UsageError
 from pagesieve.templates.evidence import DEFAULT_KINDS
 
@@ -110,8 +113,8 @@ class BatchSummary:
     sites_learned: int = 0
     sites_with_templates: int = 0
     workers: int = 0
-    seconds_learn: float = 0.0
-    seconds_extract: float = 0.0
+    seconds_learn: float = 0.0  # to the end of the learn pass's part tasks (cluster start and count pass included)
+    seconds_extract: float = 0.0  # the sites' learning and the extract pass, which overlap
     seconds_total: float = 0.0
     max_rss_mib_per_worker: dict[str, float] = field(default_factory=dict)
     out_dir: str = ""
@@ -348,11 +351,17 @@ def _run(client, fn, args_list: list[tuple], label: str, progress: bool, pages_o
     """Submit ``fn(*args)`` for each args tuple (whose first item is the input file), largest
     first (:func:`largest_first` of ``work``, else of the file sizes; :func:`submit_pass`);
     returns ``[result or exception]`` in the order of ``args_list``."""
-    from distributed import as_completed
-
     order = largest_first([str(args[0]) for args in args_list], work)
     futures = submit_pass(client, fn, args_list, label, [str(k) for k in keys] if keys else
                           [str(i) for i in range(len(args_list))], order)
+    return _collect(futures, label, progress, pages_of)
+
+
+def _collect(futures: list, label: str, progress: bool, pages_of=lambda r: 0) -> list:
+    """Wait for ``futures`` (drawing a progress bar ``label``, counting ``pages_of`` each
+    result), release each as it ends, and return ``[result or exception]`` in their order."""
+    from distributed import as_completed
+
     index = {f.key: i for i, f in enumerate(futures)}
     results: list = [None] * len(futures)
     bar = Progress(label, len(futures), progress)
@@ -399,12 +408,16 @@ def worker_templates(templates_file: Path, sites: list[str]) -> dict[str, SiteLe
 
 def _extract_task(path: str, out_dir: str, templates_file: str | None, sites: list[str], fmt: str, markdown: bool,
                   kinds: tuple[str, ...], max_record_bytes: int, name: str, page_timeout: float | None,
-                  judged: dict | None, start: int, end: int | None) -> PartStats:
-    """The extract task of one part: read its sites from ``templates.parquet`` (:func:`worker_templates`),
-    write the part (from the judged file of the learn pass when there is one with the header
-    ``judged``)."""
+                  judged: dict | None, start: int, end: int | None,
+                  learned: list[tuple[dict[str, SiteLearning], str | None]] | None = None) -> PartStats:
+    """The extract task of one part: take its sites from ``learned`` (the results of the
+    :func:`_bucket_task` of its sites' buckets) or else from ``templates.parquet``
+    (:func:`worker_templates`), and write the part (from the judged file of the learn pass when
+    there is one with the header ``judged``)."""
     templates: dict[str, SiteLearning] = {}
-    if templates_file and sites:
+    if learned is not None:
+        templates = {s: bucket[s] for bucket, _ in learned for s in sites if s in bucket}
+    elif templates_file and sites:
         templates = worker_templates(Path(templates_file), sites)
     return extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name, page_timeout, judged,
                         start, end)
@@ -420,6 +433,16 @@ def _learn_task(judge: bool, path: str, out_dir: str, name: str, sites: frozense
     if judge:
         return judge_part(path, out_dir, name, sites, markdown, diff, max_record_bytes, page_timeout, start, end, buckets)
     return summarise_part(path, out_dir, name, sites, max_record_bytes, diff, start, end, buckets)
+
+
+def _bucket_task(sources: list[tuple[str, int, int]]) -> tuple[dict[str, SiteLearning], str | None]:
+    """The task of one site bucket: ``(learn_bucket(sources), None)``, or ``({}, why)`` when its
+    learning failed (a damaged summary file), so that the extract tasks given its result go
+    on with their pages as single pages, as they would without a template."""
+    try:
+        return learn_bucket(sources), None
+    except Exception as exc:  # noqa: BLE001 - a bucket's sites are then not learned; the job goes on
+        return {}, f"{type(exc).__name__}: {exc}"
 
 
 def part_done(out_dir: Path, name: str, fmt: str) -> bool:
@@ -465,24 +488,22 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         learn_file = out_dir / LEARN_FILE
         part_sites: dict[str, list[str]] = {}
         learned_counts: dict[str, tuple[int, int, bool]] = {}  # site -> (pages learned, entries, usable)
+        learning: Learning | None = None  # the site buckets learned by this run, not yet gathered
         if not opts.single_page:
             fingerprints = "diff" in opts.kinds
             previous = json.loads(learn_file.read_text(encoding="utf-8")) if opts.resume and learn_file.exists() else None
             if (previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints
                     and set(previous["part_sites"]) >= {p.name for p in parts}):
                 part_sites = previous["part_sites"]
-                learned = read_templates(templates_file)
+                learned_counts = _learned_counts(read_templates(templates_file))
             else:  # nothing to resume, learned without the fingerprints the diff now needs, or other parts
-                learned, part_sites = _learn(client, cuts, opts, out_dir, max(summary.workers, 1))
-                write_templates(templates_file, learned)
-                write_json(learn_file, {"part_sites": part_sites, "min_site_pages": MIN_SITE_PAGES,
-                                        "fingerprints": fingerprints})
-            learned_counts = {s: (v.pages, len(v.library.entries), v.usable) for s, v in learned.items()}
-            del learned
+                learning = _learn(client, cuts, opts, out_dir, max(summary.workers, 1))
+                part_sites = learning.part_sites
         summary.seconds_learn = round(time.perf_counter() - t0, 3)
-        summary.sites_learned = len(learned_counts)
-        summary.sites_with_templates = sum(1 for v in learned_counts.values() if v[2])
         if opts.learn_only:
+            if learning is not None:
+                learned_counts = learning.gather(templates_file, learn_file, opts.progress)
+            _learned_summary(summary, learned_counts)
             summary.seconds_total = round(time.perf_counter() - t0, 3)
             write_json(out_dir / SUMMARY_FILE, summary.to_dict())
             return summary
@@ -498,9 +519,15 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
                 todo.append(part)
         args = [(p.path, str(out_dir), str(templates_file) if part_sites else None, part_sites.get(p.name, []), opts.fmt,
                  opts.markdown, tuple(opts.kinds), opts.max_record_bytes, p.name, opts.page_timeout,
-                 None if opts.single_page else _judged_header(p, opts), p.start, p.end) for p in todo]
-        results = _run(client, _extract_task, args, "extract", opts.progress, pages_of=lambda s: s.rows,
-                       keys=[p.name for p in todo], work=[p.records for p in todo])
+                 None if opts.single_page else _judged_header(p, opts), p.start, p.end,
+                 None if learning is None else learning.of(part_sites.get(p.name, []))) for p in todo]
+        futures = submit_pass(client, _extract_task, args, "extract", [p.name for p in todo],
+                              largest_first([p.path for p in todo], [p.records for p in todo]))
+        if learning is not None:  # while the extract tasks run
+            learned_counts = learning.gather(templates_file, learn_file, opts.progress)
+            learning = None
+        _learned_summary(summary, learned_counts)
+        results = _collect(futures, "extract", opts.progress, pages_of=lambda s: s.rows)
         for part, result in zip(todo, results):
             if isinstance(result, Exception):
                 summary.parts_failed[part.name] = f"{type(result).__name__}: {result}"
@@ -571,9 +598,64 @@ def _remove_judged(out_dir: Path, names: list[str]) -> None:
         pass
 
 
-def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path,
-           workers: int) -> tuple[dict[str, SiteLearning], dict[str, list[str]]]:
-    """The learn pass: ``({site: SiteLearning}, {part name: its learned sites})``.
+@dataclass
+class Learning:
+    """The site learning of a run, under way: the learn pass is over and one
+    :func:`_bucket_task` per site bucket is submitted (:func:`_learn`).
+
+    Attributes:
+        part_sites: ``{part name: its learned sites}``. buckets: the number of site buckets.
+        futures: ``{bucket: future of its _bucket_task}`` (the buckets with pages).
+        summaries: the parts' summary files, removed once every bucket has ended.
+        fingerprints: whether the summaries keep the pages' block fingerprints (``learn.json``).
+    """
+
+    part_sites: dict[str, list[str]]
+    buckets: int = 1
+    futures: dict = field(default_factory=dict)
+    summaries: list[Path] = field(default_factory=list)
+    fingerprints: bool = True
+
+    def of(self, sites: list[str]) -> list:
+        """The futures of the buckets of ``sites``, for the extract task of a part: Dask
+        starts it once they have ended and hands it their results."""
+        used = sorted({bucket_of(s, self.buckets) for s in sites})
+        return [self.futures[b] for b in used if b in self.futures]
+
+    def gather(self, templates_file: Path, learn_file: Path, progress: bool) -> dict[str, tuple[int, int, bool]]:
+        """Wait for the buckets, write ``templates.parquet`` and ``learn.json`` (atomically),
+        remove the summary files, and return ``{site: (pages learned, template entries, usable)}``.
+        A bucket that failed is reported on standard error; its sites are not learned."""
+        used = sorted(self.futures)
+        results = _collect([self.futures[b] for b in used], "sites", progress)
+        learned: dict[str, SiteLearning] = {}
+        for b, result in zip(used, results):
+            why = f"{type(result).__name__}: {result}" if isinstance(result, Exception) else result[1]
+            if why is not None:
+                print(f"pagesieve: warning: the learning of site bucket {b} failed ({why}): its sites are not learned",
+                      file=sys.stderr)
+            else:
+                learned.update(result[0])
+        self.futures = {}
+        write_templates(templates_file, learned)
+        write_json(learn_file, {"part_sites": self.part_sites, "min_site_pages": MIN_SITE_PAGES,
+                                "fingerprints": self.fingerprints})
+        for path in self.summaries:
+            path.unlink(missing_ok=True)
+        return _learned_counts(learned)
+
+
+def _learned_counts(learned: dict[str, SiteLearning]) -> dict[str, tuple[int, int, bool]]:
+    return {s: (v.pages, len(v.library.entries), v.usable) for s, v in learned.items()}
+
+
+def _learned_summary(summary: BatchSummary, learned_counts: dict[str, tuple[int, int, bool]]) -> None:
+    summary.sites_learned = len(learned_counts)
+    summary.sites_with_templates = sum(1 for v in learned_counts.values() if v[2])
+
+
+def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, workers: int) -> Learning:
+    """The learn pass, and the site buckets submitted (:class:`Learning`).
 
     Two steps (:mod:`pagesieve.crawl.summaries`): each part's task, one ``map``
     (:func:`submit_pass`, largest part first), judges its pages
@@ -581,8 +663,9 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path,
     or, for a part already written or a ``learn_only`` run, only summarises them
     (:func:`~pagesieve.crawl.summaries.summarise_part`), and writes the summaries of its pages
     of the learned sites by site bucket; then one task per bucket learns its sites from every
-    part's summaries in crawl order (:func:`~pagesieve.crawl.summaries.learn_bucket`), so the
-    templates do not depend on the cut nor on which worker ran which part."""
+    part's summaries in crawl order (:func:`_bucket_task`), so the templates do not depend on
+    the cut nor on which worker ran which part. The bucket tasks are submitted, not waited for:
+    the extract tasks depend on them (:meth:`Learning.of`)."""
     total: Counter[str] = Counter()
     for cut in cuts.values():
         total.update(cut.sites)
@@ -590,12 +673,13 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path,
     parts = [p for cut in cuts.values() for p in cut.parts]
     part_sites = {p.name: sorted(set(counts) & wanted) for cut in cuts.values()
                   for p, counts in zip(cut.parts, cut.part_sites)}
+    diff = "diff" in opts.kinds
+    buckets = max(1, min(len(wanted), 2 * workers))  # 2 per worker: the bucket tasks share the workers evenly
+    learning = Learning(part_sites, buckets, fingerprints=diff)
     judge = {p.name for p in parts if not opts.learn_only and not (opts.resume and part_done(out_dir, p.name, opts.fmt))}
     jobs = [p for p in parts if part_sites.get(p.name) or p.name in judge]
     if not jobs:
-        return {}, part_sites
-    buckets = max(1, min(len(wanted), 2 * workers))  # 2 per worker: the bucket tasks share the workers evenly
-    diff = "diff" in opts.kinds
+        return learning
     args = [(p.name in judge, p.path, str(out_dir), p.name, frozenset(part_sites.get(p.name, ())), opts.markdown, diff,
              opts.max_record_bytes, opts.page_timeout, p.start, p.end, buckets) for p in jobs]
     indexes = _run(client, _learn_task, args, "learn", opts.progress, keys=[p.name for p in jobs],
@@ -609,18 +693,11 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path,
         for bucket, (offset, length) in index.items():
             sources[bucket].append((str(summaries_path(out_dir, part.name)), offset, length))
     used = [b for b in range(buckets) if sources[b]]
-    learned: dict[str, SiteLearning] = {}
-    results = _run(client, learn_bucket, [(sources[b],) for b in used], "sites", opts.progress,
-                   keys=[f"bucket{b:04d}" for b in used], work=[sum(n for _, _, n in sources[b]) for b in used])
-    for b, result in zip(used, results):
-        if isinstance(result, Exception):
-            print(f"pagesieve: warning: the learning of site bucket {b} failed ({result}): its sites are not learned",
-                  file=sys.stderr)
-        else:
-            learned.update(result)
-    for part in jobs:
-        summaries_path(out_dir, part.name).unlink(missing_ok=True)
-    return learned, part_sites
+    futures = submit_pass(client, _bucket_task, [(sources[b],) for b in used], "sites", [f"bucket{b:04d}" for b in used],
+                          largest_first([""] * len(used), [sum(n for _, _, n in sources[b]) for b in used]))
+    learning.futures = dict(zip(used, futures))
+    learning.summaries = [summaries_path(out_dir, p.name) for p in jobs]
+    return learning
 
 
 def _sum_parts(summary: BatchSummary, parts: list[PartStats]) -> None:
