@@ -503,6 +503,7 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         if opts.learn_only:
             if learning is not None:
                 learned_counts = learning.gather(templates_file, learn_file, opts.progress)
+                learning.remove_summaries()
             _learned_summary(summary, learned_counts)
             summary.seconds_total = round(time.perf_counter() - t0, 3)
             write_json(out_dir / SUMMARY_FILE, summary.to_dict())
@@ -525,9 +526,10 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
                               largest_first([p.path for p in todo], [p.records for p in todo]))
         if learning is not None:  # while the extract tasks run
             learned_counts = learning.gather(templates_file, learn_file, opts.progress)
-            learning = None
         _learned_summary(summary, learned_counts)
         results = _collect(futures, "extract", opts.progress, pages_of=lambda s: s.rows)
+        if learning is not None:
+            learning.remove_summaries()
         for part, result in zip(todo, results):
             if isinstance(result, Exception):
                 summary.parts_failed[part.name] = f"{type(result).__name__}: {result}"
@@ -606,7 +608,9 @@ class Learning:
     Attributes:
         part_sites: ``{part name: its learned sites}``. buckets: the number of site buckets.
         futures: ``{bucket: future of its _bucket_task}`` (the buckets with pages).
-        summaries: the parts' summary files, removed once every bucket has ended.
+        summaries: the parts' summary files, removed once the extract pass has ended
+        (:meth:`remove_summaries`): until then Dask may run a bucket task again, if the worker
+        holding its result is lost before every extract task that needs it has run.
         fingerprints: whether the summaries keep the pages' block fingerprints (``learn.json``).
     """
 
@@ -624,7 +628,7 @@ class Learning:
 
     def gather(self, templates_file: Path, learn_file: Path, progress: bool) -> dict[str, tuple[int, int, bool]]:
         """Wait for the buckets, write ``templates.parquet`` and ``learn.json`` (atomically),
-        remove the summary files, and return ``{site: (pages learned, template entries, usable)}``.
+        and return ``{site: (pages learned, template entries, usable)}``.
         A bucket that failed is reported on standard error; its sites are not learned."""
         used = sorted(self.futures)
         results = _collect([self.futures[b] for b in used], "sites", progress)
@@ -640,9 +644,12 @@ class Learning:
         write_templates(templates_file, learned)
         write_json(learn_file, {"part_sites": self.part_sites, "min_site_pages": MIN_SITE_PAGES,
                                 "fingerprints": self.fingerprints})
+        return _learned_counts(learned)
+
+    def remove_summaries(self) -> None:
+        """Remove the parts' summary files (the job no longer needs them)."""
         for path in self.summaries:
             path.unlink(missing_ok=True)
-        return _learned_counts(learned)
 
 
 def _learned_counts(learned: dict[str, SiteLearning]) -> dict[str, tuple[int, int, bool]]:
