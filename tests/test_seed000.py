@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pagesieve.blocks.segment import SEED000_BLOCK_TAGS, segment
-from pagesieve.blocks.features import seed000_features
+from pagesieve.blocks.features import FEATURE_NAMES, block_features, seed000_features
 from pagesieve.page.html import parse_html
 from pagesieve.page.preprocess import preprocess
 
@@ -80,6 +80,12 @@ def test_table_4_features(blocks):
     # The paper prints three decimals, mostly rounded (51.8e-3 -> 0.052) but once truncated
     # (65/193 = 0.3368 -> 0.336), so the tolerance is one unit of the last printed digit.
     np.testing.assert_allclose(r, np.array(TABLE_4, dtype=float), atol=0.001)
+    # the served features fill R1-R5 on their own (one numpy division of the same integers):
+    # the same values, bit for bit, for every candidate block
+    idx, x = block_features(blocks)
+    columns = [FEATURE_NAMES.index(name) for name in ("r1", "r2", "r3", "r4", "r5")]
+    assert len(idx) > 0
+    np.testing.assert_array_equal(x[:, columns], np.array(seed000_features(blocks, idx)))
 
 
 def test_nested_block_text_is_left_out():
