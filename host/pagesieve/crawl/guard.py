@@ -42,8 +42,8 @@ def peak_rss_kib() -> int:
     return max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 
-def _portable(exc: BaseException) -> Exception:
-    """``exc`` if it can cross the pipe, else a RuntimeError naming it."""
+def portable_error(exc: BaseException) -> Exception:
+    """``exc`` if it can cross a pipe between processes (pickled), else a RuntimeError naming it."""
     import pickle
 
     try:
@@ -163,11 +163,11 @@ def _serve(conn, work: Callable) -> None:
         try:
             answer = (True, work(item))
         except Exception as exc:  # noqa: BLE001 - sent back, raised in the parent
-            answer = (False, _portable(exc))
+            answer = (False, portable_error(exc))
         try:
             conn.send(answer)
         except Exception as exc:  # noqa: BLE001 - a result that cannot be pickled
-            conn.send((False, _portable(exc)))
+            conn.send((False, portable_error(exc)))
 
 
 def _status(status: int) -> str:

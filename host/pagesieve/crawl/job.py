@@ -12,7 +12,9 @@ share one file. One task per part and pass:
 
 1. **count** (one task per file): :func:`~pagesieve.crawl.parts.cut_file` reads each file once
    (bodies not parsed), cuts it into parts and counts ``{site: pages}``; summed on the client,
-   it tells which sites have :data:`~pagesieve.crawl.learn.MIN_SITE_PAGES` pages;
+   it tells which sites have :data:`~pagesieve.crawl.learn.MIN_SITE_PAGES` pages. With a local
+   cluster the files are counted first in a child of the command while the cluster starts
+   (:mod:`pagesieve.crawl.count`), and only those it has not begun by then on the cluster;
 2. **learn**: each part judges its pages (:func:`~pagesieve.crawl.pages.judge_part`, kept for
    the extract pass) and writes the summaries of the pages of those sites by site bucket; one
    task per bucket then learns its sites from all the parts in crawl order
@@ -39,6 +41,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from pagesieve.crawl.count import EarlyCount, can_count_early
 from pagesieve.crawl.learn import MIN_SITE_PAGES, SiteLearning
 from pagesieve.crawl.output import part_name, part_path, read_templates, stats_path, write_json, write_sites, write_templates
 from pagesieve.crawl.guard import PAGE_TIMEOUT
@@ -471,14 +474,22 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
     tail_split = _check_cut(out_dir / PARTS_FILE, opts)
     summary = BatchSummary(inputs=len(files), out_dir=str(out_dir), part_records=opts.part_records)
     own_client = client is None
-    if own_client:
-        client = open_client(opts.scheduler, opts.workers)
+    early = None
+    if own_client and not opts.scheduler and can_count_early():  # counted while the local cluster starts
+        early = EarlyCount([(str(f), part_name(f)) for f in files], opts.part_records, opts.max_record_bytes, tail_split)
+    try:
+        if own_client:
+            client = open_client(opts.scheduler, opts.workers)
+    except BaseException:
+        if early is not None:
+            early.close()
+        raise
     try:
         hint = saturation_hint(client) if own_client and opts.scheduler else None
         if hint:
             print(hint, file=sys.stderr, flush=True)
         summary.workers = len(client.scheduler_info(n_workers=-1)["workers"]) if hasattr(client, "scheduler_info") else 0
-        cuts = _count(client, files, opts, summary, tail_split)
+        cuts = _count(client, files, opts, summary, tail_split, early)
         parts = [p for cut in cuts.values() for p in cut.parts]
         write_json(out_dir / PARTS_FILE, {"part_records": opts.part_records, "tail_split": tail_split,
                                           "parts": [[p.path, p.name, p.start, p.end, p.records] for p in parts]})
@@ -543,6 +554,8 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         write_json(out_dir / SUMMARY_FILE, summary.to_dict())
         return summary
     finally:
+        if early is not None:
+            early.close()
         if own_client:
             close_client(client)
 
@@ -568,13 +581,31 @@ def _check_cut(path: Path, opts: BatchOptions) -> int:
 
 
 def _count(client, files: list[Path], opts: BatchOptions, summary: BatchSummary,
-           tail_split: int = TAIL_SPLIT) -> dict[str, FileCut]:
+           tail_split: int = TAIL_SPLIT, early: EarlyCount | None = None) -> dict[str, FileCut]:
     """The count pass: ``{file part name: FileCut}`` in input order. A file whose count task
-    failed (a worker lost) is reported in ``summary.parts_failed`` and left out."""
+    failed (a worker lost) is reported in ``summary.parts_failed`` and left out. With
+    ``early`` (:mod:`pagesieve.crawl.count`), the files it counted while the cluster started
+    are taken from it and only the others counted on the cluster."""
     names = [part_name(f) for f in files]
-    results = _run(client, cut_file, [(str(f), name, opts.part_records, opts.max_record_bytes, tail_split)
-                                      for f, name in zip(files, names)],
-                   "count", opts.progress, pages_of=lambda c: sum(c.sites.values()), keys=names)
+    args = [(str(f), name, opts.part_records, opts.max_record_bytes, tail_split) for f, name in zip(files, names)]
+    results: list = [None] * len(files)
+    todo = list(range(len(files)))
+    if early is not None:
+        todo = early.take()
+    if todo:
+        counted = _run(client, cut_file, [args[i] for i in todo], "count", opts.progress,
+                       pages_of=lambda c: sum(c.sites.values()), keys=[names[i] for i in todo])
+        for i, result in zip(todo, counted):
+            results[i] = result
+    if early is not None:
+        for i, result in early.finish().items():
+            if results[i] is None:
+                results[i] = result
+        missed = [i for i, r in enumerate(results) if r is None]  # begun by the child, which died
+        if missed:
+            for i, result in zip(missed, _run(client, cut_file, [args[i] for i in missed], "count", opts.progress,
+                                              keys=[names[i] for i in missed])):
+                results[i] = result
     cuts: dict[str, FileCut] = {}
     for f, name, result in zip(files, names, results):
         if isinstance(result, Exception):
