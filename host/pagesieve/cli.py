@@ -114,8 +114,29 @@ def build_parser(argv: Sequence[str] | None | bool = False) -> argparse.Argument
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (also used as the process exit status)."""
-    return run(build_parser(argv), argv)
+    """Run the command line; returns the exit code (also used as the process exit status).
+    Run from the console (``argv`` ``None``), the process ends right after: see
+    :func:`skip_final_collections`."""
+    code = run(build_parser(argv), argv)
+    if argv is None:
+        skip_final_collections()
+    return code
+
+
+def skip_final_collections() -> None:
+    """Let the interpreter exit without scanning every object it holds for reference cycles.
+
+    When the interpreter ends, its garbage collector runs full collections while the modules
+    are torn down; after ``pagesieve batch`` has imported Dask and ``distributed`` (hundreds of
+    modules) that took 0.15 to 0.22 s of every command here, 0.02 to 0.04 s with the objects
+    frozen first (``gc.freeze``, the permanent generation the collector never scans; the exit
+    of a 2-worker batch on 8 pages, timed after the last ``atexit`` hook, 3 runs each,
+    2026-11-28). Objects are still freed by reference counting; only cycles left at exit are
+    not collected, and every file the commands write is closed before they return. Called only
+    for a console run, never when :func:`main` is called with ``argv`` (tests, scripts)."""
+    import gc
+
+    gc.freeze()
 
 
 if __name__ == "__main__":  # pragma: no cover
