@@ -1,7 +1,9 @@
 """The count pass, begun before the local cluster is up.
 
-A local cluster takes 0.5 to 0.8 s to start here (its scheduler, then one nanny and one worker
-process per worker, each registering over TCP), and the count pass
+Opening a local cluster takes 0.5 to 0.8 s here: importing ``distributed`` and the extractor in
+the command, so that the forked workers inherit them (0.4 to 0.6 s), then the scheduler and one
+nanny and one worker process per worker (0.13 to 0.19 s; ``-X importtime`` and a script,
+2026-11-28). The count pass
 (:func:`~pagesieve.crawl.parts.cut_file`) cannot begin on it until then; on one file it is a
 single task, so it then kept one worker busy and the others idle (0.3 s for the 926-record,
 29 MB file of ``pagesieve-dev bench-batch --one-file``). :class:`EarlyCount` forks a child of
@@ -48,7 +50,10 @@ class EarlyCount:
     """
 
     def __init__(self, files: list[tuple[str, str]], *args) -> None:
-        import fastwarc.warc  # noqa: F401 - imported before the fork: the child takes no import lock
+        try:  # imported before the fork, so that the child takes no import lock another thread may hold
+            import fastwarc.warc  # noqa: F401
+        except ImportError:  # read with warcio (pagesieve.crawl.records.reader_name)
+            pass
 
         self._files, self._args = files, args
         self._done: dict[int, FileCut | Exception] = {}
