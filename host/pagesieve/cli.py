@@ -131,7 +131,7 @@ def skip_final_collections() -> None:
     modules) that took 0.15 to 0.22 s of every command here, 0.02 to 0.04 s with the objects
     frozen first (``gc.freeze``, the permanent generation the collector never scans; the exit
     of a 2-worker batch on 8 pages, timed after the last ``atexit`` hook, 3 runs each,
-    2026-11-28). Objects are still freed by reference counting; only cycles left at exit are
+    2026-11-27). Objects are still freed by reference counting; only cycles left at exit are
     not collected, and every file the commands write is closed before they return. Called only
     for a console run, never when :func:`main` is called with ``argv`` (tests, scripts)."""
     import gc

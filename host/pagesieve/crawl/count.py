@@ -3,14 +3,14 @@
 Opening a local cluster takes 0.5 to 0.8 s here: importing ``distributed`` and the extractor in
 the command, so that the forked workers inherit them (0.4 to 0.6 s), then the scheduler and one
 nanny and one worker process per worker (0.13 to 0.19 s; ``-X importtime`` and a script,
-2026-11-28). The count pass
+2026-11-27). The count pass
 (:func:`~pagesieve.crawl.parts.cut_file`) cannot begin on it until then; on one file it is a
 single task, so it then kept one worker busy and the others idle (0.3 s for the 926-record,
 29 MB file of ``pagesieve-dev bench-batch --one-file``). :class:`EarlyCount` forks a child of
 the command before the cluster starts and counts the files there, in order, while the cluster
 starts: the count of that file was over when the cluster was up (its whole-pass wait 0.30 to
 0.43 s after the cluster's start before, 0.00 s with the child; cluster start and count
-together 0.52 to 0.68 s against 0.76 to 1.14 s, three runs each, 2026-11-28). When the cluster
+together 0.52 to 0.68 s against 0.76 to 1.14 s, three runs each, 2026-11-27). When the cluster
 is up, :meth:`EarlyCount.take` stops the child after the file it is counting; the files it has
 not begun are counted on the cluster as before.
 

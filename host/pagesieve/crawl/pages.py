@@ -250,7 +250,7 @@ def warm_up(markdown: bool = False) -> None:
     expressions compiled, the caches filled. Without it every part's page process did that
     again from a worker that had never judged a page itself. Measured on 60 one-record parts
     of the one-file benchmark's file (``judge_part`` in one process, three runs each,
-    2026-11-28): 3.75 to 3.93 s without, 2.56 to 3.14 s after warming up (about 18 ms a part);
+    2026-11-27): 3.75 to 3.93 s without, 2.56 to 3.14 s after warming up (about 18 ms a part);
     the warm-up took 21 to 26 ms, once per worker process. No answer changes: what it fills
     is loaded or compiled the same on any page. A failure here is ignored (the first page
     then sets up as before)."""
