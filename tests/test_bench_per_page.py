@@ -94,3 +94,31 @@ def test_bench_command_prints_the_ratio_and_the_stages(datasets_dir):
     assert lines["big9"].split()[1] == "7"  # pages timed after the 5 warm-up pages, which are timed too
     for stage in STAGES:
         assert stage.split()[0] in lines
+
+
+def test_repeated_passes_keep_each_pages_median_and_report_every_pass(datasets_dir):
+    """With repeat, every page is timed once per whole pass; its time is the median of its
+    passes, and each pass's figures over all pages are kept."""
+    import time as _time
+
+    seen: list[str] = []
+    slow = {}
+
+    def ours(html, url):
+        seen.append(html)
+        _time.sleep(slow.get(len(seen), 0.002))  # 2 ms a call; the 2nd call of the run 50 ms
+        return len(html)
+
+    def theirs(html, url):
+        _time.sleep(0.002)
+        return len(html)
+
+    pages = _pages(datasets_dir, 3)  # read lazily: the passes must still see every page
+    slow[2] = 0.05
+    rows = run_pairs(pages, ours, theirs, repeat=3)
+    big9, total = rows
+    assert len(seen) == 9 and seen[:3] == seen[3:6] == seen[6:]  # 3 passes over the same 3 pages
+    assert len(big9.ours) == len(big9.theirs) == 3 and len(total.passes) == 3
+    assert max(big9.ours) < 40  # the page slow in one pass only: its median is not the slow time
+    sums = [p[0] for p in total.passes]
+    assert sums[0] > 5 and sums[1] < 5 and sums[2] < 5  # the first pass, with the slow call, shows it

@@ -202,7 +202,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--limit", metavar="N", type=positive_int, help="only the first N pages of each dataset")
     parser.add_argument("--repeat", metavar="R", type=positive_int, default=1,
-                        help="time every page R times and keep its median (default 1)")
+                        help="time every page R times and keep its median (default 1); with --compare, R whole "
+                             "passes over the pages, each pass's figures printed too")
     parser.add_argument("--collector", choices=COLLECTOR_MODES, default="paused",
                         help="Python's cyclic garbage collector around each timed call: paused, as the host "
                              "answers a request (default), or on")
@@ -243,12 +244,16 @@ def main(args: argparse.Namespace) -> int:
 
         warmup = load_warmup(datasets[0], WARMUP_PAGES) if datasets else []
         pairs = run_pairs(datasets, extract, get_peer(args.compare), warmup, collector=args.collector == "paused",
-                          around_ours=clock.timing if clock else None)
-        print(f"per page, interleaved with {args.compare} in one process (order alternating page by page):")
+                          around_ours=clock.timing if clock else None, repeat=args.repeat)
+        print(f"per page, interleaved with {args.compare} in one process (order alternating page by page"
+              + (f"; {args.repeat} passes, each page's median time" if args.repeat > 1 else "") + "):")
         print(text_table(pair_table(pairs, args.compare)))
+        for k, (sums, median) in enumerate(pairs[-1].passes, 1):
+            print(f"pass {k} of {args.repeat}, all pages: ratio of sums {sums:.3f}, median ratio {median:.3f}")
         if clock is not None and pairs[-1].ours:
             print("\nwhere pagesieve's time goes (own time of each stage):")
-            print(text_table(stage_table(clock, sum(pairs[-1].ours) / 1000.0, len(pairs[-1].ours))))
+            print(text_table(stage_table(clock, sum(pairs[-1].ours) * args.repeat / 1000.0,
+                                         len(pairs[-1].ours) * args.repeat)))
         print(f"garbage collector: {args.collector}")
         return 0
     rows = run_bench(datasets, extract, repeat=args.repeat, collector=args.collector,

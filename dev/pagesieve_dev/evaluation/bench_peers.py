@@ -17,6 +17,11 @@ same page does. Procedure:
 Figures per dataset and over all pages: the median per-page time of each (ms), the ratio of
 the summed times (pagesieve / peer: the time a crawl of these pages would take) and the median
 of the per-page ratios (what a typical page costs).
+
+With ``--repeat R`` the whole procedure runs R times over all the pages (whole passes, so that
+a slow minute of the machine falls on both extractors of some pages rather than on one page's
+repeats); each page's time is then the median of its R times, and the figures of each pass
+over all pages are printed too, which shows how far one pass can move.
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ class PairRow:
     ours: list[float] = field(default_factory=list)
     theirs: list[float] = field(default_factory=list)
     failures: int = 0
+    passes: list[tuple[float, float]] = field(default_factory=list)
+    """``(ratio of sums, median ratio)`` of each pass (``"all"`` only, with ``repeat`` > 1)."""
 
     @property
     def sum_ratio(self) -> float:
@@ -59,16 +66,35 @@ class PairRow:
 
 def run_pairs(datasets: Sequence, ours: Callable[[str, str | None], Any], theirs: Callable[[str, str | None], Any],
               warmup: Sequence[tuple[str, str, str | None]] = (), collector: bool = True,
-              around_ours=None) -> list[PairRow]:
+              around_ours=None, repeat: int = 1) -> list[PairRow]:
     """Time ``ours`` and ``theirs`` on every page of ``datasets`` (objects with ``name`` and
     ``pages``, an iterable of ``(id, html, url)``: ``BenchPages`` of
     :mod:`pagesieve_dev.evaluation.bench`), interleaved as the module says, after both have
     extracted the ``warmup`` pages untimed.
 
     ``around_ours``: a context manager factory entered around each timed call of ``ours`` only,
-    outside the clock (``bench --stages`` passes its stage clock). Returns a :class:`PairRow`
-    per dataset, then ``"all"``.
+    outside the clock (``bench --stages`` passes its stage clock). ``repeat``: whole passes
+    (the module docstring); each page's times are the medians of its passes, and the
+    ``"all"`` row lists each pass's figures in ``passes``. Returns a :class:`PairRow` per
+    dataset, then ``"all"``.
     """
+    if repeat > 1:
+        for ds in datasets:  # every pass reads the same pages: held in memory (a lazy reader is read once)
+            ds.pages = list(ds.pages)
+        runs = [run_pairs(datasets, ours, theirs, warmup if k == 0 else (), collector, around_ours)
+                for k in range(repeat)]
+        merged = []
+        for rows in zip(*runs):
+            row = PairRow(rows[0].name, failures=max(r.failures for r in rows))
+            if len({len(r.ours) for r in rows}) == 1:  # the same pages in every pass: per-page medians
+                row.ours = [statistics.median(t) for t in zip(*(r.ours for r in rows))]
+                row.theirs = [statistics.median(t) for t in zip(*(r.theirs for r in rows))]
+            else:  # a page failed in some pass only: every pass's times, pooled
+                row.ours = [t for r in rows for t in r.ours]
+                row.theirs = [t for r in rows for t in r.theirs]
+            merged.append(row)
+        merged[-1].passes = [(r[-1].sum_ratio, r[-1].median_ratio) for r in runs]
+        return merged
     paused = collector_paused if collector else contextlib.nullcontext
     if warmup:
         for _pid, html, url in warmup:
