@@ -310,6 +310,29 @@ def holds_content(blocks: list[Block], keep: list[bool]) -> list[bool]:
     return out
 
 
+def sibling_groups(blocks: list[Block]) -> list[list[int]]:
+    """The groups of two or more sibling blocks of one shape: per block (document order), its
+    child blocks that share tag and class, digits removed (:attr:`Block.signature`), each group
+    a list of block indices in document order, the groups of one parent in the order of their
+    first member. Made once per page (:func:`pagesieve.extract.analyse`) and read by
+    :func:`pagesieve.blocks.features.sibling_runs`, :func:`pagesieve.blocks.signals.sibling_runs`
+    (the card items, :func:`pagesieve.blocks.signals.card_items`) and the teaser runs
+    (:func:`pagesieve.rules.teasers.teaser_runs`), which each grouped the children again.
+    The lists are shared: their readers must not change them."""
+    out = []
+    for b in blocks:
+        children = b.children
+        if len(children) < 2:
+            continue
+        groups: dict[tuple[str, str], list[int]] = {}
+        for c in children:
+            child = blocks[c]
+            groups.setdefault(child._signature or child.signature, []).append(c)  # the property once per block
+        if len(groups) < len(children):  # some group has two members or more
+            out.extend(members for members in groups.values() if len(members) > 1)
+    return out
+
+
 def subtree_ends(blocks: list[Block]) -> list[int]:
     """Per block, the index of the last block inside it: block ``k``'s subtree is the blocks
     ``k .. ends[k]``, because blocks are numbered in document order. O(number of blocks)."""
