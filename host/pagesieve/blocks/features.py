@@ -356,8 +356,10 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
             score[j] += points / share
             j = blocks[j].parent
     best, best_score = 0, float("-inf")
+    voters = []  # the scored blocks, document order
     for j in range(n):
         if scored[j]:
+            voters.append(j)
             b = blocks[j]
             score[j] *= 1.0 - b.sub_link_chars / max(b.sub_chars, 1)
             if score[j] > best_score:
@@ -375,7 +377,14 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
             for k in range(h, last[h] + 1):
                 in_selected[k] = True
     top = best_score if best_score > 0 else 1.0
-    vote = [max(-1.0, min(1.0, score[b.parent] / top)) if b.parent >= 0 and scored[b.parent] else 0.0 for b in blocks]
+    # each scored block's clipped share of the best score made once, then looked up by its
+    # children (the last entry, index -1, for a block with no parent): the same votes as one
+    # expression per block, container_vote in 0.86-0.90 of its time (180 small dataset pages,
+    # interleaved in one process)
+    parent_vote = [0.0] * (n + 1)
+    for j in voters:
+        parent_vote[j] = max(-1.0, min(1.0, score[j] / top))
+    vote = list(map(parent_vote.__getitem__, map(_PARENT, blocks)))
     top_share = blocks[best].sub_chars / max(blocks[0].sub_chars, 1)
     return in_top, in_selected, vote, top_share
 
