@@ -577,38 +577,6 @@ def test_word_pattern_is_the_token_pattern_on_text_without_cjk(pages):
         assert _WORD_RE.findall(text.lower()) == TOKEN_RE.findall(text.lower()), text[:80]
 
 
-def test_ascii_stand_ins_give_the_text_columns_of_the_patterns(pages):
-    """Text outside ASCII whose characters all have ASCII stand-ins (``ascii_words_text``) is read
-    as ASCII bytes: the same tokens (lower-cased, with the word pattern), stop words, punctuation
-    and title overlap as the patterns give on the text itself. Every code point of the Basic
-    Multilingual Plane is checked alone and between two words, and the dataset pages' texts."""
-    from pagesieve.blocks.features import (_ASCII_PUNCT, _ASCII_WORDS, _CJK_RE, _PUNCT_RE, _WORD_RE, STOP_WORDS,
-                                           TOKEN_RE, _is_stop_bytes, ascii_words_text)
-
-    def same(text: str, title_tokens: set[str]) -> bool:
-        plain = ascii_words_text(text)
-        if plain is None:
-            return False
-        assert plain.isascii() and _CJK_RE.search(text) is None, text[:80]
-        raw = plain.encode()
-        tokens = raw.translate(_ASCII_WORDS).split()
-        words = _WORD_RE.findall(text.lower())
-        assert [t.decode() for t in tokens] == words, text[:80]
-        assert sum(map(_is_stop_bytes, tokens)) == sum(w in STOP_WORDS for w in words)
-        assert len(raw) - len(raw.translate(None, _ASCII_PUNCT)) == len(_PUNCT_RE.findall(text)), text[:80]
-        title_ascii = frozenset(t.encode() for t in title_tokens if t.isascii())
-        assert len(title_ascii.intersection(tokens)) == len(title_tokens.intersection(words)), text[:80]
-        return True
-
-    title = set(TOKEN_RE.findall("the quick café — brown fox’s news 2024".lower())) - STOP_WORDS
-    for code in range(0x80, 0x10000):
-        if not 0xD800 <= code < 0xE000:
-            same(chr(code), title)
-            same("Quick" + chr(code) + "brown fox.", title)
-    texts = [t for t in _candidate_texts(pages) if not t.isascii()]
-    assert sum(same(text, title) for text in texts) > 100
-
-
 def _segment_by_events(root):
     """The blocks' own pieces and counts by the definition: a walk with start and end events, each
     element's text placed when it opens and its tail when it closes, in the block of the nearest

@@ -75,44 +75,6 @@ of this pattern: counting the characters and finding the title's among them with
 the token count, stop words and title overlap in half the time of the token list (2,507 CJK
 candidate texts of 160 dataset pages, 63 -> 28 ms; ``tests/test_fast_paths.py``)."""
 
-_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
-_NON_WORD_RE = re.compile(r"\W")
-_ASCII_STAND_INS: dict[str, str] = {}
-"""Character outside ASCII -> what :func:`_ascii_stand_in` puts in its place (itself when none)."""
-
-
-def _ascii_stand_in(match: re.Match) -> str:
-    """The ASCII stand-in of one character outside ASCII in a candidate's text: ``"."`` for one of
-    :data:`_PUNCT_RE`'s, a space for another that separates words (``\W``, outside the CJK
-    ranges of :data:`_CJK_RE`, its own lower case), else the character itself."""
-    c = match.group()
-    stand_in = _ASCII_STAND_INS.get(c)
-    if stand_in is None:
-        if _PUNCT_RE.match(c):
-            stand_in = "."
-        elif _NON_WORD_RE.match(c) and c.lower() == c and not _CJK_RE.match(c):
-            stand_in = " "
-        else:
-            stand_in = c
-        if len(_ASCII_STAND_INS) < 65536:
-            _ASCII_STAND_INS[c] = stand_in
-    return stand_in
-
-
-def ascii_words_text(text: str) -> str | None:
-    """``text`` with each character outside ASCII replaced by an ASCII one that reads the same to
-    :func:`block_features`'s text columns, or ``None`` when a character has none (a letter, a
-    digit, a CJK character). Punctuation of :data:`_PUNCT_RE` (curly double quotes, CJK commas and
-    stops) becomes ``"."``, counted as punctuation; any other character that separates words
-    (``’``, ``—``, ``…``, a no-break space, ``©``) becomes a space, which separates them too. The
-    copy then takes the ASCII path (:data:`_ASCII_WORDS`): the same tokens, stop words,
-    punctuation and title overlap as the patterns give on the text (``tests/test_fast_paths.py``),
-    in 0.6-0.7 of their time (4,697 such texts of 180 small dataset pages, 13.8 -> 8.4 us each);
-    83 % of the candidate texts outside ASCII without CJK characters have such a copy."""
-    plain = _NON_ASCII_RE.sub(_ascii_stand_in, text)
-    return plain if plain.isascii() else None
-
-
 _ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
 """A ``bytes.translate`` table: upper-case ASCII letters to lower case, digits and lower-case letters
 kept, every other byte to a space. ``text.encode().translate(_ASCII_WORDS).split()`` is
@@ -570,8 +532,7 @@ def block_features(blocks: Sequence[Block], title: str = "", groups: list[list[i
             marks[b.parent] = True
 
     # The columns that read the text: one Python pass over the candidates. ASCII text (three in
-    # four candidate texts), and text whose characters outside ASCII all have ASCII stand-ins
-    # (:func:`ascii_words_text`), is read as bytes (:data:`_ASCII_WORDS`), other text with its patterns.
+    # four candidate texts) is read as bytes (:data:`_ASCII_WORDS`), other text with its patterns.
     title_len = len(title)
     title_ascii = frozenset(t.encode() for t in title_tokens if t.isascii())  # no other can equal an ASCII token
     d_title = len(title_tokens)
@@ -579,9 +540,8 @@ def block_features(blocks: Sequence[Block], title: str = "", groups: list[list[i
     title_words = title_tokens.difference(title_cjk)
     text_rows = []
     for text in texts:
-        plain = text if text.isascii() else ascii_words_text(text)
-        if plain is not None:
-            raw = plain.encode()
+        if text.isascii():
+            raw = text.encode()
             tokens = raw.translate(_ASCII_WORDS).split()
             n_tokens = len(tokens)
             row = (n_tokens, sum(map(_is_stop_bytes, tokens)), 0, len(raw) - len(raw.translate(None, _ASCII_PUNCT)),
