@@ -17,7 +17,7 @@ from pagesieve.article.header import byline_block, dateline_block, title_heading
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
-from pagesieve.blocks.segment import Block, holds_content, segment
+from pagesieve.blocks.segment import Block, holds_content, segment, sibling_groups
 from pagesieve.classify.classifier import BlockClassifier
 from pagesieve.classify.model_store import model_for
 from pagesieve.blocks.layout import box_features
@@ -71,6 +71,9 @@ class Analysis:
             0.0 for a block it did not score), filled in by :func:`classify`; ``None`` before, or
             for a model without a context stage (whose scores are SVM decisions, on another
             scale). The template evidence reads it (:data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`).
+        sibling_groups: the page's groups of look-alike sibling blocks
+            (:func:`pagesieve.blocks.segment.sibling_groups`), made once by :func:`analyse` for the
+            features, the card items and the teaser rule; ``None`` when not made (each then groups).
     """
 
     page: Page
@@ -86,6 +89,7 @@ class Analysis:
     layers: list[PageLayer] = field(default_factory=list)
     hidden_layers: list = field(default_factory=list)
     content_scores: list[float] | None = None
+    sibling_groups: list[list[int]] | None = None
 
 
 def analyse(page: Page, title_only: bool = False, signals: bool = True, explain: bool = False) -> Analysis:
@@ -105,8 +109,10 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
         removals.preprocessed = [(element, Removal("preprocess", rule, {"tag": element.tag})) for element, rule in removed]
     blocks = segment(page.root, positions=page.positions())
     title = metadata.title or page.title
-    candidates, features = block_features(blocks, title)
-    return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals, layers=layers)
+    groups = sibling_groups(blocks)  # read by the features, the card items and the teaser rule
+    candidates, features = block_features(blocks, title, groups)
+    return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals, layers=layers,
+                    sibling_groups=groups)
 
 
 def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
@@ -122,7 +128,7 @@ def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
     cards = None  # the page's card items, made once for both the card columns and the page signals
     if getattr(model, "uses_cards", False):
         if analysis.card_features is None:
-            cards = card_items(analysis.blocks)
+            cards = card_items(analysis.blocks, analysis.sibling_groups)
             analysis.card_features = card_columns(analysis.blocks, analysis.candidates, analysis.page.url, cards)
         parts.append(analysis.card_features)
     if getattr(model, "page_type", None) is not None:
@@ -237,7 +243,7 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     if "notices" not in skip:
         drop_notices(analysis.blocks, keep, log)
     if "teasers" not in skip:
-        drop_teaser_runs(analysis.blocks, keep, analysis.page.url, analysis.page_type, log)
+        drop_teaser_runs(analysis.blocks, keep, analysis.page.url, analysis.page_type, log, analysis.sibling_groups)
 
 
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:

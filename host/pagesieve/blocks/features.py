@@ -49,7 +49,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pagesieve.blocks.segment import Block, subtree_ends
+from pagesieve.blocks.segment import Block, sibling_groups, subtree_ends
 
 TOKEN_RE = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
@@ -318,8 +318,10 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
             score[j] += points / share
             j = blocks[j].parent
     best, best_score = 0, float("-inf")
+    voters = []  # the scored blocks, document order
     for j in range(n):
         if scored[j]:
+            voters.append(j)
             b = blocks[j]
             score[j] *= 1.0 - b.sub_link_chars / max(b.sub_chars, 1)
             if score[j] > best_score:
@@ -337,7 +339,14 @@ def container_vote(blocks: Sequence[Block], texts: dict[int, str], class_weight:
             for k in range(h, last[h] + 1):
                 in_selected[k] = True
     top = best_score if best_score > 0 else 1.0
-    vote = [max(-1.0, min(1.0, score[b.parent] / top)) if b.parent >= 0 and scored[b.parent] else 0.0 for b in blocks]
+    # each scored block's clipped share of the best score made once, then looked up by its
+    # children (the last entry, index -1, for a block with no parent): the same votes as one
+    # expression per block, container_vote in 0.86-0.90 of its time (180 small dataset pages,
+    # interleaved in one process)
+    parent_vote = [0.0] * (n + 1)
+    for j in voters:
+        parent_vote[j] = max(-1.0, min(1.0, score[j] / top))
+    vote = list(map(parent_vote.__getitem__, map(_PARENT, blocks)))
     top_share = blocks[best].sub_chars / max(blocks[0].sub_chars, 1)
     return in_top, in_selected, vote, top_share
 
@@ -376,20 +385,15 @@ def comment_mark(block: Block) -> bool:
     return mark
 
 
-def sibling_runs(blocks: Sequence[Block]) -> list[int]:
+def sibling_runs(blocks: Sequence[Block], groups: list[list[int]] | None = None) -> list[int]:
     """Per block, how many of its parent's child blocks share its tag and class (digits removed,
-    so ``comment-17`` and ``comment-18`` match); 1 for a block with no such sibling."""
+    so ``comment-17`` and ``comment-18`` match); 1 for a block with no such sibling. ``groups``:
+    the page's :func:`pagesieve.blocks.segment.sibling_groups` when already made."""
     out = [1] * len(blocks)
-    for b in blocks:
-        if len(b.children) < 2:
-            continue
-        groups: dict[tuple[str, str], list[int]] = {}
-        for c in b.children:
-            groups.setdefault(blocks[c].signature, []).append(c)
-        for members in groups.values():
-            if len(members) > 1:
-                for c in members:
-                    out[c] = len(members)
+    for members in sibling_groups(blocks) if groups is None else groups:
+        n = len(members)
+        for c in members:
+            out[c] = n
     return out
 
 
@@ -436,12 +440,13 @@ collection +0.003, listing +0.018, product +0.015, article +0.003). Every page w
 left a sectioning element open around its content, not one page."""
 
 
-def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int], np.ndarray]:
+def block_features(blocks: Sequence[Block], title: str = "", groups: list[list[int]] | None = None) -> tuple[list[int], np.ndarray]:
     """The feature matrix of a page's candidate blocks.
 
     Args:
         blocks: the page's blocks from :func:`pagesieve.blocks.segment`.
         title: the page or article title (for title relevance, seed 001 §2.2.2).
+        groups: the page's :func:`pagesieve.blocks.segment.sibling_groups` when already made.
 
     Returns:
         ``(indices, X)``: the candidate block indices (see :func:`candidates`) and a ``float64``
@@ -512,7 +517,7 @@ def block_features(blocks: Sequence[Block], title: str = "") -> tuple[list[int],
     texts = [blocks[i].text for i in idx]
     text_of = dict(zip(idx, texts))
     in_top, in_selected, vote, top_share = container_vote(blocks, text_of, class_weight)
-    runs = sibling_runs(blocks)
+    runs = sibling_runs(blocks, groups)
     # comment marks in short blocks, OR-ed up the block tree (every block with text is a candidate)
     marks = [False] * n_blocks
     for i, text in text_of.items():

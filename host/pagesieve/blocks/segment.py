@@ -138,7 +138,7 @@ class Block:
                 if stripped is None:
                     if len(_CLASS_SIGNATURES) >= 4096:
                         _CLASS_SIGNATURES.clear()
-                    stripped = _CLASS_SIGNATURES[cls] = _DIGITS_RE.sub("", cls)
+                    stripped = _CLASS_SIGNATURES[cls] = _strip_digits(cls)
             else:
                 stripped = ""
             signature = self._signature = (self.element.tag, stripped)
@@ -146,6 +146,18 @@ class Block:
 
 
 _DIGITS_RE = re.compile(r"\d+")
+_ASCII_DIGITS = b"0123456789"
+
+
+def _strip_digits(cls: str) -> str:
+    """``_DIGITS_RE.sub("", cls)``: an ASCII class (all of the 40,683 class attributes of 180
+    small dataset pages) has only ASCII digits, deleted from its bytes, and one without any
+    is itself; 0.3 of the regular expression's time (10,748 distinct classes, 2.0 -> 0.6 us each)."""
+    if cls.isascii():
+        raw = cls.encode()
+        kept = raw.translate(None, _ASCII_DIGITS)
+        return cls if len(kept) == len(raw) else kept.decode()
+    return _DIGITS_RE.sub("", cls)
 _CLASS_SIGNATURES: dict[str, str] = {}
 """Class attribute -> the same without its digits (pages repeat their classes; emptied at 4,096)."""
 
@@ -295,6 +307,29 @@ def holds_content(blocks: list[Block], keep: list[bool]) -> list[bool]:
     for b in reversed(blocks):
         if b.parent >= 0 and out[b.index]:
             out[b.parent] = True
+    return out
+
+
+def sibling_groups(blocks: list[Block]) -> list[list[int]]:
+    """The groups of two or more sibling blocks of one shape: per block (document order), its
+    child blocks that share tag and class, digits removed (:attr:`Block.signature`), each group
+    a list of block indices in document order, the groups of one parent in the order of their
+    first member. Made once per page (:func:`pagesieve.extract.analyse`) and read by
+    :func:`pagesieve.blocks.features.sibling_runs`, :func:`pagesieve.blocks.signals.sibling_runs`
+    (the card items, :func:`pagesieve.blocks.signals.card_items`) and the teaser runs
+    (:func:`pagesieve.rules.teasers.teaser_runs`), which each grouped the children again.
+    The lists are shared: their readers must not change them."""
+    out = []
+    for b in blocks:
+        children = b.children
+        if len(children) < 2:
+            continue
+        groups: dict[tuple[str, str], list[int]] = {}
+        for c in children:
+            child = blocks[c]
+            groups.setdefault(child._signature or child.signature, []).append(c)  # the property once per block
+        if len(groups) < len(children):  # some group has two members or more
+            out.extend(members for members in groups.values() if len(members) > 1)
     return out
 
 

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from pagesieve.blocks.segment import Block
+from pagesieve.blocks.segment import Block, sibling_groups
 
 CARD_MIN_RUN = 3
 """Members of a run of same-tag, same-class siblings from which they are cards (issue 31:
@@ -69,32 +69,31 @@ def is_byline(text: str) -> bool:
     return _BYLINE_HEAD_RE.match(text) is not None or ("author" in text.lower() and _ABOUT_AUTHOR_RE.search(text) is not None)
 
 
-def sibling_runs(blocks: Sequence[Block], min_run: int) -> Iterator[list[int]]:
-    """The groups of at least ``min_run`` sibling blocks of one shape: the children of a block
-    that share tag and class, digits removed (:attr:`pagesieve.blocks.segment.Block.signature`;
+def sibling_runs(blocks: Sequence[Block], min_run: int, groups: list[list[int]] | None = None) -> Iterator[list[int]]:
+    """The groups of at least ``min_run`` (2 or more) sibling blocks of one shape: the children of
+    a block that share tag and class, digits removed (:attr:`pagesieve.blocks.segment.Block.signature`;
     seed 004, Yang, Li & Geng 2015, §2.2: "quasi-identical" nodes, same tag and attributes), as
-    lists of block indices in document order, parents in document order."""
-    for b in blocks:
-        if len(b.children) < min_run:
-            continue
-        groups: dict[tuple[str, str], list[int]] = {}
-        for c in b.children:
-            groups.setdefault(blocks[c].signature, []).append(c)
-        for members in groups.values():
-            if len(members) >= min_run:
-                yield members
+    lists of block indices in document order, parents in document order: those of the page's
+    :func:`pagesieve.blocks.segment.sibling_groups` (``groups`` when already made) with ``min_run``
+    members or more. The lists are shared: not to be changed. Grouped once per page instead of
+    once per reader: the features, the card items and the teaser rule took 0.66 of their
+    grouping time (180 small dataset pages, interleaved in one process, 0.47 -> 0.31 ms a page)."""
+    for members in sibling_groups(blocks) if groups is None else groups:
+        if len(members) >= min_run:
+            yield members
 
 
-def card_items(blocks: Sequence[Block]) -> tuple[list[int], list[int]]:
+def card_items(blocks: Sequence[Block], groups: list[list[int]] | None = None) -> tuple[list[int], list[int]]:
     """Per block, ``(card index or -1, run length)``: the card a block is or lies in (at most
     :data:`CARD_UP` levels up), and how many cards its run has. A card is a member of a run of
     at least :data:`CARD_MIN_RUN` sibling blocks sharing tag and class (digits removed), whose
     subtree holds at most :data:`CARD_MAX_CHARS` characters, at least
-    :data:`CARD_MIN_LINK_SHARE` of them in links; at least half the run must be such items."""
+    :data:`CARD_MIN_LINK_SHARE` of them in links; at least half the run must be such items.
+    ``groups``: the page's :func:`pagesieve.blocks.segment.sibling_groups` when already made."""
     n = len(blocks)
     is_card = [False] * n
     run = [0] * n
-    for members in sibling_runs(blocks, CARD_MIN_RUN):
+    for members in sibling_runs(blocks, CARD_MIN_RUN, groups):
         items = [c for c in members
                  if 0 < blocks[c].sub_chars <= CARD_MAX_CHARS
                  and blocks[c].sub_link_chars >= CARD_MIN_LINK_SHARE * blocks[c].sub_chars]

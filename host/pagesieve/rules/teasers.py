@@ -76,7 +76,8 @@ def link_led(element: etree._Element, host: str) -> bool:
 
 
 def teaser_runs(blocks: Sequence[Block], url: str | None,
-                considered: Callable[[list[int]], bool] | None = None) -> list[tuple[list[int], list[int]]]:
+                considered: Callable[[list[int]], bool] | None = None,
+                groups: list[list[int]] | None = None) -> list[tuple[list[int], list[int]]]:
     """The runs of teasers of a page: per run, ``(members, led)``, the block indices of its
     siblings of one shape and of those of them led by a link, in document order.
 
@@ -89,10 +90,11 @@ def teaser_runs(blocks: Sequence[Block], url: str | None,
     (``pagesieve_dev.evaluation.noise_classes``), a picture link before the headline counting
     as a lead too. Without a URL, relative links alone count as the site's. ``considered``:
     when given, only the groups for which it is true are looked at (their links read).
+    ``groups``: the page's :func:`pagesieve.blocks.segment.sibling_groups` when already made.
     """
     host = site_of(url) or ""
     out = []
-    for members in sibling_runs(blocks, TEASER_RUN_MIN):
+    for members in sibling_runs(blocks, TEASER_RUN_MIN, groups):
         if considered is not None and not considered(members):
             continue
         led = [c for c in members if link_led(blocks[c].element, host)]
@@ -109,7 +111,7 @@ def is_article(page_type: np.ndarray | None) -> bool:
 
 
 def drop_teaser_runs(blocks: list[Block], keep: list[bool], url: str | None, page_type: np.ndarray | None,
-                     log: RemovalLog | None = None) -> int:
+                     log: RemovalLog | None = None, groups: list[list[int]] | None = None) -> int:
     """Judge noise, in place, the kept blocks of the teaser runs (:func:`teaser_runs`) that lie
     outside the article's text, on article pages; returns how many.
 
@@ -144,7 +146,8 @@ def drop_teaser_runs(blocks: list[Block], keep: list[bool], url: str | None, pag
     1,986 -> 1,770), dragnet 669 -> 627, big9 and daniel unchanged. Without
     :data:`BODY_MIN_CHARS` the gate also kept the rule (mean +0.0001) but wcxb_dev fell 0.0004
     (a listing taken for an article). Each drop is logged in ``log`` as post-rule
-    ``"teaser-run"`` with the run's size, its parent's tag and its side of the body.
+    ``"teaser-run"`` with the run's size, its parent's tag and its side of the body. ``groups``:
+    the page's :func:`pagesieve.blocks.segment.sibling_groups` when already made.
     """
     if not blocks or not is_article(page_type):
         return 0
@@ -164,7 +167,7 @@ def drop_teaser_runs(blocks: list[Block], keep: list[bool], url: str | None, pag
         return side_of(members) is not None and any(keep[i] for m in members for i in range(m, ends[m] + 1))
 
     dropped = 0
-    for members, led in teaser_runs(blocks, url, considered=worth_reading):
+    for members, led in teaser_runs(blocks, url, considered=worth_reading, groups=groups):
         parent = blocks[members[0]].parent
         side = side_of(members)
         removal = Removal("post-rule", "teaser-run", {"run": len(led), "parent": blocks[parent].tag, "side": side})
