@@ -158,6 +158,8 @@ def _strip_digits(cls: str) -> str:
         kept = raw.translate(None, _ASCII_DIGITS)
         return cls if len(kept) == len(raw) else kept.decode()
     return _DIGITS_RE.sub("", cls)
+
+
 _CLASS_SIGNATURES: dict[str, str] = {}
 """Class attribute -> the same without its digits (pages repeat their classes; emptied at 4,096)."""
 
