@@ -78,3 +78,20 @@ def test_a_killed_child_leaves_its_files_to_the_cluster(files, tmp_path):
         close_client(client)
     assert list(cuts) == [part_name(f) for f in files] and not summary.parts_failed
     assert all(_same(cuts[part_name(f)], cut_file(f, part_name(f), 5)) for f in files)
+
+
+def test_a_job_whose_early_count_cannot_fork_counts_on_its_cluster(files, tmp_path, monkeypatch):
+    """No process to be had for the early count (fork fails): the job counts on its own local
+    cluster and gives the cuts and rows it always gives."""
+    import pagesieve.crawl.job as job
+
+    def no_fork(*args):  # what os.fork raises when the system has no process to give
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(job, "EarlyCount", no_fork)  # the job's early count only: Dask still forks its workers
+    run_batch = job.run_batch
+    summary = run_batch(BatchOptions(inputs=[str(f) for f in files], out_dir=tmp_path / "out", part_records=5,
+                                     workers=1, progress=False))
+    assert summary.inputs == len(files) and not summary.parts_failed
+    assert summary.parts == sum(len(cut_file(f, part_name(f), 5).parts) for f in files)
+    assert summary.pages == 48

@@ -476,7 +476,11 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
     own_client = client is None
     early = None
     if own_client and not opts.scheduler and can_count_early():  # counted while the local cluster starts
-        early = EarlyCount([(str(f), part_name(f)) for f in files], opts.part_records, opts.max_record_bytes, tail_split)
+        try:
+            early = EarlyCount([(str(f), part_name(f)) for f in files], opts.part_records, opts.max_record_bytes,
+                               tail_split)
+        except OSError:  # no process or pipe to be had: the workers count, as on any cluster
+            early = None
     try:
         if own_client:
             client = open_client(opts.scheduler, opts.workers)
