@@ -31,7 +31,7 @@ from pagesieve.crawl.parts import FileCut, cut_file
 
 def can_count_early() -> bool:
     """True where :class:`EarlyCount` can run: a system with ``os.fork`` (Linux; macOS's fork
-    is unsafe once system frameworks are loaded, so Dask spawns there and so do we not fork)."""
+    is unsafe once system frameworks are loaded: Dask spawns there, and we do not fork)."""
     return hasattr(os, "fork") and sys.platform.startswith("linux")
 
 

@@ -484,11 +484,6 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
     try:
         if own_client:
             client = open_client(opts.scheduler, opts.workers)
-    except BaseException:
-        if early is not None:
-            early.close()
-        raise
-    try:
         hint = saturation_hint(client) if own_client and opts.scheduler else None
         if hint:
             print(hint, file=sys.stderr, flush=True)
@@ -560,7 +555,7 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
     finally:
         if early is not None:
             early.close()
-        if own_client:
+        if own_client and client is not None:  # None: the cluster could not be opened
             close_client(client)
 
 
@@ -593,23 +588,20 @@ def _count(client, files: list[Path], opts: BatchOptions, summary: BatchSummary,
     names = [part_name(f) for f in files]
     args = [(str(f), name, opts.part_records, opts.max_record_bytes, tail_split) for f, name in zip(files, names)]
     results: list = [None] * len(files)
-    todo = list(range(len(files)))
-    if early is not None:
-        todo = early.take()
-    if todo:
-        counted = _run(client, cut_file, [args[i] for i in todo], "count", opts.progress,
-                       pages_of=lambda c: sum(c.sites.values()), keys=[names[i] for i in todo])
-        for i, result in zip(todo, counted):
-            results[i] = result
+
+    def on_cluster(indexes: list[int]) -> None:
+        if indexes:
+            for i, result in zip(indexes, _run(client, cut_file, [args[i] for i in indexes], "count", opts.progress,
+                                               pages_of=lambda c: sum(c.sites.values()),
+                                               keys=[names[i] for i in indexes])):
+                results[i] = result
+
+    on_cluster(early.take() if early is not None else list(range(len(files))))
     if early is not None:
         for i, result in early.finish().items():
             if results[i] is None:
                 results[i] = result
-        missed = [i for i, r in enumerate(results) if r is None]  # begun by the child, which died
-        if missed:
-            for i, result in zip(missed, _run(client, cut_file, [args[i] for i in missed], "count", opts.progress,
-                                              keys=[names[i] for i in missed])):
-                results[i] = result
+        on_cluster([i for i, r in enumerate(results) if r is None])  # begun by the child, which died
     cuts: dict[str, FileCut] = {}
     for f, name, result in zip(files, names, results):
         if isinstance(result, Exception):

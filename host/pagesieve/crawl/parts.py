@@ -79,7 +79,7 @@ def tail_sizes(records: int, part_records: int, tail_split: int = TAIL_SPLIT) ->
     file's tail (its last full part and what follows it) cut into parts of about
     ``part_records / tail_split`` (:data:`TAIL_SPLIT`), as equal as they can be. A file of at
     most ``part_records`` records is one part, and ``tail_split`` 1 gives the plain cut (the
-    cut of runs made before 2026-11-28, kept for ``--resume``).
+    cut of runs made before the tail was cut finer, commit 6c1d169, kept for ``--resume``).
 
     >>> tail_sizes(926, 100)
     [100, 100, 100, 100, 100, 100, 100, 100, 21, 21, 21, 21, 21, 21]
