@@ -633,6 +633,12 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
         paths.append(str(p))
     with Client(local_cluster(2)) as c:
         assert saturation_hint(c) is None  # nothing to note on the job's own cluster
+        # the forked workers and the scheduler check their loops and memory at CLUSTER_INTERVALS
+        every = c.run(lambda dask_worker: {k: v.callback_time for k, v in dask_worker.periodic_callbacks.items()})
+        every["scheduler"] = c.run_on_scheduler(lambda dask_scheduler: {k: v.callback_time for k, v in
+                                                                        dask_scheduler.periodic_callbacks.items()})
+        assert all(ms["tick"] == 1000 and ms["monitor"] == 5000 for ms in every.values()), every
+        assert all(ms["memory_monitor"] == 1000 for name, ms in every.items() if name != "scheduler"), every
         waiting = _run(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
         c.cluster.close()
     assert waiting == [0] * len(names)

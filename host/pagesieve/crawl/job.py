@@ -228,17 +228,32 @@ START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
 leaves the choice to it."""
 
 
-TICK_INTERVAL = "1s"
-"""How often each process of a local cluster (scheduler, nannies, workers, client) checks that its
-event loop is responsive (Dask's ``distributed.admin.tick.interval``, default 20 ms). The check is
-a diagnostic only: it warns when a tick comes later than ``distributed.admin.tick.limit`` (3 s),
-which a 1 s interval still sees. At 50 checks a second, an idle local cluster of 2 workers took
-0.058 to 0.062 CPU-s a second in the command's process and 0.022 to 0.024 in each worker; at 1 s,
-0.026 to 0.028 and 0.010 to 0.011 (``/tmp`` script, 10 s idle after the start, twice each,
-2026-11-28). In a job whose workers keep both cores busy, that CPU is taken from the pages: in
-three runs of ``pagesieve batch`` on the one-file benchmark's file with 2 workers, alternated with
-the default, the command's process took 1.68 to 1.79 CPU-s instead of 1.87 to 2.48 (``/proc``
-read every 20 ms); the whole command's time moved by less than its run-to-run spread."""
+CLUSTER_INTERVALS = {
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+}
+"""How often the processes of a local cluster (scheduler, nannies and client in the command's
+process; the workers) do their periodic checks, in Dask's settings (defaults 20 ms, 100 ms and
+500 ms):
+
+- the **tick** checks that an event loop is responsive; a diagnostic only, which warns when a
+  tick comes later than ``distributed.admin.tick.limit`` (3 s): a 1 s interval still sees that;
+- the **memory monitor**: each nanny reads its worker's memory, to end a worker over 95 % of its
+  memory limit (by default the machine's memory shared among the workers), and each worker its
+  own. A page cannot grow a worker fast: every page is judged in a forked page process, and a
+  record over ``--max-record-bytes`` is skipped (:mod:`pagesieve.crawl.guard`,
+  :mod:`pagesieve.crawl.records`); 1 s still ends a worker that leaks;
+- the **system monitor** records each process's CPU, memory and network use for Dask's dashboard,
+  which a batch job does not show (and which needs bokeh).
+
+An idle local cluster of 2 workers (``/tmp`` script, 10 s after the start, 2026-11-28), CPU-s a
+second in the command's process / in each worker: Dask's defaults 0.058-0.070 / 0.022-0.024; with
+the tick at 1 s, 0.023-0.027 / 0.008-0.011; with all three, 0.009-0.010 / 0.003-0.004. In a job
+whose workers keep both cores busy that CPU is taken from the pages: in three runs of
+``pagesieve batch`` on the one-file benchmark's file with 2 workers, the tick alone at 1 s, the
+command's process took 1.68 to 1.79 CPU-s instead of 1.87 to 2.48 with the defaults, alternated
+(``/proc`` read every 20 ms); the whole command's time moved by less than its run-to-run spread."""
 
 
 def worker_start_method() -> str | None:
@@ -263,8 +278,8 @@ def local_cluster(workers: int):
     """A :class:`distributed.LocalCluster` of ``workers`` single-threaded worker processes,
     one task at a time each (:data:`WORKER_SATURATION`), without the workers' statistical
     profiler (a thread that samples the task's stack every 10 ms for the dashboard: CPU taken
-    from the pages, and a batch job has no one watching), started as
-    :func:`worker_start_method` says. With fork, the modules the tasks run are imported here
+    from the pages, and a batch job has no one watching), with its periodic checks spaced out
+    (:data:`CLUSTER_INTERVALS`), started as :func:`worker_start_method` says. With fork, the modules the tasks run are imported here
     first, so that no worker imports them again."""
     import logging
 
@@ -272,7 +287,7 @@ def local_cluster(workers: int):
     from distributed import LocalCluster
 
     settings = {"distributed.worker.profile.enabled": False,
-                "distributed.admin.tick.interval": TICK_INTERVAL,
+                **CLUSTER_INTERVALS,
                 "distributed.scheduler.worker-saturation": WORKER_SATURATION}
     method = worker_start_method()
     if method is not None:
