@@ -28,3 +28,22 @@ def test_the_mixed_file_deals_the_datasets_in_turn_and_the_pool_reads_every_page
     pool = trafilatura_pool(str(path), workers=2, part_records=2)  # 5 parts over 2 processes
     assert pool["pages"] == 9
     assert 1 <= len(pool["rss_mib"]) <= 2 and all(v > 0 for v in pool["rss_mib"])
+
+
+def test_round_ratios_pair_the_runs_of_each_round():
+    """The table divides the fastest runs, which may come from different rounds; the round by
+    round ratios divide the runs made one right after the other."""
+    from pagesieve_dev.evaluation.bench_batch import round_ratios
+
+    def row(extractor, workers, rounds):
+        return {"extractor": extractor, "workers": workers, "round_seconds": rounds, "seconds": min(rounds)}
+
+    rows = [row("pagesieve batch (templates)", 1, [20.0, 30.0, 24.0]), row("trafilatura 2.3.1", 1, [40.0, 60.0, 48.0]),
+            row("pagesieve batch (templates)", 2, [16.0, 15.0, 12.0]), row("trafilatura 2.3.1", 2, [20.0, 30.0, 24.0])]
+    two, one = round_ratios(rows)[1], round_ratios(rows)[0]
+    assert one["x_fewest"] is None and one["x_trafilatura"] == [2.0, 2.0, 2.0]
+    assert two["x_fewest"] == [1.25, 2.0, 2.0] and two["x_fewest_median"] == 2.0
+    assert two["x_trafilatura"] == [1.25, 2.0, 2.0]
+    assert min(rows[0]["round_seconds"]) / min(rows[2]["round_seconds"]) == 20.0 / 12.0  # the fastest runs: 1.67
+    with pytest.raises(ValueError, match="same number of rounds"):
+        round_ratios([row("pagesieve batch (templates)", 1, [1.0]), row("trafilatura 2.3.1", 1, [1.0, 2.0])])

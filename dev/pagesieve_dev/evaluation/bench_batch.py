@@ -281,7 +281,9 @@ def _one_file_speed(path: Path, worker_counts: list[int], work: Path, repeat: in
     trafilatura over a process pool of N processes reading the same file
     (:func:`trafilatura_pool_main`), each a fresh process (interpreter, imports, cluster or pool
     start and model load inside the clock), interleaved: for each of ``repeat`` rounds, for each
-    worker count, the three in turn. The fastest run of each is kept, and its least CPU time."""
+    worker count, the three in turn. The fastest run of each is kept, and its least CPU time;
+    every run's seconds, round by round, are kept too (``round_seconds``, for
+    :func:`round_ratios`)."""
     import sys
 
     from pagesieve.crawl.parts import PART_RECORDS
@@ -314,10 +316,52 @@ def _one_file_speed(path: Path, worker_counts: list[int], work: Path, repeat: in
                 if old is None or seconds < old["seconds"]:
                     best[label, workers] = {"extractor": label, "workers": workers, "pages": pages, "parts": parts,
                                             "seconds": round(seconds, 2), "worker_cpu_seconds": round(cpu, 2),
-                                            "rss_mib": rss}
+                                            "rss_mib": rss,
+                                            "round_seconds": (old or {}).get("round_seconds", []) + [round(seconds, 2)]}
                 else:
                     old["worker_cpu_seconds"] = round(min(old["worker_cpu_seconds"], cpu), 2)
+                    old["round_seconds"].append(round(seconds, 2))
     return [best[label, workers] for workers in worker_counts for label in labels]
+
+
+def round_ratios(rows: list[dict]) -> list[dict]:
+    """The speed-ups of :func:`_one_file_speed`'s rows taken round by round: for each pagesieve
+    extractor and worker count, its time against trafilatura's pool of the same size in the same
+    round, and (above the fewest workers) against its own time on the fewest workers in the same
+    round; each list in round order, with its median.
+
+    The table's ratios divide the fastest runs, which may fall in different rounds; on a machine
+    shared with other work, whose speed drifts from minute to minute, the runs of one round,
+    made one right after the other, share more of the same conditions (the project's rule:
+    timings are compared as ratios within one run, interleaved).
+
+    Returns:
+        ``[{"extractor", "workers", "x_trafilatura": [...], "x_trafilatura_median",
+        "x_fewest": [...] or None, "x_fewest_median" or None}]``, in the rows' order.
+
+    Raises:
+        ValueError: the rows do not all have the same number of rounds.
+    """
+    from statistics import median
+
+    by = {(r["extractor"], r["workers"]): r["round_seconds"] for r in rows}
+    if len({len(v) for v in by.values()}) > 1:
+        raise ValueError("the rows do not all have the same number of rounds")
+    fewest = min(r["workers"] for r in rows)
+    traf = {r["workers"]: r["round_seconds"] for r in rows if not r["extractor"].startswith("pagesieve")}
+    out = []
+    for r in rows:
+        if not r["extractor"].startswith("pagesieve"):
+            continue
+        own = r["round_seconds"]
+        x_traf = [round(t / s, 3) for t, s in zip(traf[r["workers"]], own)]
+        x_fewest = None
+        if r["workers"] != fewest:
+            x_fewest = [round(f / s, 3) for f, s in zip(by[r["extractor"], fewest], own)]
+        out.append({"extractor": r["extractor"], "workers": r["workers"], "x_trafilatura": x_traf,
+                    "x_trafilatura_median": round(median(x_traf), 3), "x_fewest": x_fewest,
+                    "x_fewest_median": round(median(x_fewest), 3) if x_fewest else None})
+    return out
 
 
 def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tuple[float, int]:
@@ -465,6 +509,17 @@ def _one_file_main(args: argparse.Namespace, work: Path, figures: dict) -> int:
     print("\nWhole command on one file (wall time from start to exit, fastest of --repeat interleaved runs; "
           "CPU: the command and all its processes):")
     print(format_table(table))
+    rounds = round_ratios(rows)
+    figures["one_file_rounds"] = rounds
+    print("\nRound by round (the runs of each round one right after the other; median of the rounds):")
+    fewest = min(args.workers)
+    for r in rounds:
+        line = (f"  {r['extractor']}, {r['workers']} worker(s): x trafilatura "
+                f"{' '.join(f'{v:.2f}' for v in r['x_trafilatura'])} (median {r['x_trafilatura_median']:.2f})")
+        if r["x_fewest"]:
+            line += (f"; x {fewest} worker(s) {' '.join(f'{v:.2f}' for v in r['x_fewest'])} "
+                     f"(median {r['x_fewest_median']:.2f})")
+        print(line)
     print(f"load average while measuring (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
