@@ -279,8 +279,8 @@ def local_cluster(workers: int):
     one task at a time each (:data:`WORKER_SATURATION`), without the workers' statistical
     profiler (a thread that samples the task's stack every 10 ms for the dashboard: CPU taken
     from the pages, and a batch job has no one watching), with its periodic checks spaced out
-    (:data:`CLUSTER_INTERVALS`), started as :func:`worker_start_method` says. With fork, the modules the tasks run are imported here
-    first, so that no worker imports them again."""
+    (:data:`CLUSTER_INTERVALS`), started as :func:`worker_start_method` says. With fork, the
+    modules the tasks run are imported here first, so that no worker imports them again."""
     import logging
 
     import dask
