@@ -604,6 +604,30 @@ def test_parts_start_largest_first_on_the_cluster(tmp_path):
     assert [path for path, _t in sorted(results, key=lambda r: r[1])] == paths[::-1]
 
 
+def test_closing_the_local_cluster_silences_dask_in_its_processes_first():
+    """A worker's heartbeat under way when the scheduler has gone logs a traceback at ERROR:
+    by the time the cluster closes, its workers and the command's process log only CRITICAL,
+    and the command's level comes back after."""
+    import logging
+
+    c = open_client(None, 1)
+    here = logging.getLogger("distributed")
+    before = here.level
+    seen = {}
+    close = c.close
+
+    def spying_close(*args, **kwargs):
+        c.close = close  # once: the client's __del__ closes it again
+        seen["workers"] = set(c.run(lambda: logging.getLogger("distributed").level).values())
+        seen["here"] = here.level
+        return close(*args, **kwargs)
+
+    c.close = spying_close
+    close_client(c)
+    assert seen == {"workers": {logging.CRITICAL}, "here": logging.CRITICAL}
+    assert before < logging.CRITICAL and here.level == before
+
+
 def _waiting_here(path: str) -> int:
     """Tasks that wait on this worker (ready to run) while this one runs."""
     import time as _time
