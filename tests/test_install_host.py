@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -97,15 +98,53 @@ sys.meta_path.insert(0, _OnlyOnPythonpath)
 """
 
 
+def _venv(path: Path) -> Path:
+    """A new venv at ``path`` of this interpreter's Python, without pip and without any site
+    packages but its own (no ``--system-site-packages``: nothing of the machine's own Python
+    leaks in); its interpreter."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True, timeout=120)
+    return path / "bin" / "python"
+
+
+def _runtime_dependencies() -> list[str]:
+    """``[project] dependencies`` of the clone's ``pyproject.toml``: what a Python needs to run the host."""
+    import tomllib
+
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+
+
+def test_install_host_script_on_a_bare_python_names_what_is_missing_and_how_to_install_it(tmp_path):
+    """A Python with none of pagesieve's dependencies (a new venv, no site packages of the
+    machine's) runs ``install_host.py`` with ``PYTHONPATH`` at the clone: one message names every
+    missing package and the command that installs them; nothing is written, exit status 1."""
+    python = _venv(tmp_path / "bare")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), PYTHONPATH=str(REPO / "host"))
+    assert subprocess.run([str(python), "-c", "import platformdirs"], capture_output=True, env=env, timeout=60).returncode == 1
+    out = subprocess.run([str(python), str(REPO / "install_host.py"), "--user-data-dir", str(tmp_path / "p")],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 1 and out.stdout == ""
+    assert "Traceback" not in out.stderr
+    names = [re.split(r"[\s<>=!~;\[]", d, maxsplit=1)[0] for d in _runtime_dependencies()]
+    assert {"lxml", "platformdirs", "numpy"} <= set(names)
+    first = out.stderr.splitlines()[0]
+    assert first.startswith(f"install_host.py: this Python ({python}) lacks packages the pagesieve host needs: ")
+    assert all(name in first for name in names)
+    assert f"{python} -m pip install -e {REPO}" in out.stderr
+    assert not (tmp_path / "p").exists() and not (tmp_path / "data").exists()
+
+
 def test_install_host_script_from_a_clone_on_pythonpath_writes_a_launcher_that_runs_it(tmp_path):
-    """A Python without pagesieve installed (a venv whose ``sitecustomize`` hides any installed
-    pagesieve: found on ``PYTHONPATH`` or not at all) runs ``install_host.py`` with only
-    ``PYTHONPATH`` pointing at the clone; the browser starts the launcher without that
-    ``PYTHONPATH``: it still runs the clone's host (a ping is answered), and the installer said
-    what it did."""
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True, timeout=120)
-    python = venv / "bin" / "python"
+    """A Python without pagesieve installed (a new venv with pagesieve's dependencies installed
+    from the package index, and a ``sitecustomize`` that hides any pagesieve: found on
+    ``PYTHONPATH`` or not at all) runs ``install_host.py`` with only ``PYTHONPATH`` pointing at
+    the clone; the browser starts the launcher without that ``PYTHONPATH``: it still runs the
+    clone's host (a ping is answered), and the installer said what it did."""
+    python = _venv(tmp_path / "venv")
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+                                "--disable-pip-version-check", *_runtime_dependencies()],
+                               capture_output=True, text=True, timeout=900)
+    assert installed.returncode == 0, installed.stderr[-2000:]
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True, timeout=60).stdout.strip())
     (site / "sitecustomize.py").write_text(HIDE_INSTALLED)
