@@ -28,6 +28,16 @@ is a pathological one, and a limit this far above the normal keeps a loaded mach
 time stretches) from timing out real pages. Common Crawl's own pages are cut at 1 MiB."""
 
 
+STALL_URL_ENV = "PAGESIEVE_TEST_STALL_URL"
+"""A test hook: where this environment variable is set in a page process, the page whose URL it
+holds makes the process wait (:data:`STALL_SECONDS`) before its work, so that the per-page limit
+is tested on a page slow by construction, whatever the machine's speed. Read only in the page
+process, whose sole effect is a wait that the limit then ends; unset, nothing changes."""
+
+STALL_SECONDS = 3600.0
+"""How long a page process waits on the page :data:`STALL_URL_ENV` names: far past any limit."""
+
+
 class PageTimeout(Exception):
     """The page took longer than the limit; its worker process was killed."""
 
@@ -154,12 +164,25 @@ def _quiet_gc() -> None:
     gc.set_threshold(*PAGE_GC_THRESHOLD)
 
 
+def _page_url(item) -> str | None:
+    """The URL of the page an item of work is about: the item's ``url``, or that of its first
+    member (a ``(page, ...)`` job)."""
+    if isinstance(item, tuple) and item:
+        item = item[0]
+    return getattr(item, "url", None)
+
+
 def _serve(conn, work: Callable) -> None:
     while True:
         try:
             item = conn.recv()
         except EOFError:
             return
+        stall = os.environ.get(STALL_URL_ENV)
+        if stall and _page_url(item) == stall:  # the test hook: a page slow by construction
+            import time
+
+            time.sleep(STALL_SECONDS)
         try:
             answer = (True, work(item))
         except Exception as exc:  # noqa: BLE001 - sent back, raised in the parent
