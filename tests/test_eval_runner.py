@@ -290,8 +290,11 @@ def test_readability_peer_returns_the_article_text():
     pytest.importorskip("readability")
     body = "".join(f"<p>Paragraph {i} of the story, with enough words to count as text.</p>" for i in range(8))
     html = f"<html><body><div class='nav'><a href='/'>Home</a></div><div class='article'>{body}</div></body></html>"
-    text = get_peer("readability")(html, None)
-    assert "Paragraph 0 of the story" in text and "Home" not in text
+    answer = get_peer("readability")(html, None)
+    assert "Paragraph 0 of the story" in answer.body and "Home" not in answer.body
+    assert get_peer("readability", header=False)(html, None) == answer.body  # the text alone, for timings
+    titled = get_peer("readability")(html.replace("<body>", "<head><title>Harbour news</title></head><body>"), None)
+    assert titled.header == ("Harbour news",) and titled.body == answer.body
 
 
 def test_run_bench_times_every_page_and_counts_failures():
@@ -334,3 +337,35 @@ def test_run_bench_pauses_the_collector_around_each_call_as_the_host_does():
     assert seen == [True]
     with pytest.raises(ValueError, match="collector"):
         run_bench([], extract, collector="off")
+
+
+def test_each_page_is_scored_by_its_truths_convention(tmp_path):
+    """Issue 52: where the index says the truth keeps the headline, the header goes in front of
+    the body before scoring; elsewhere the body alone is scored; a plain ``str`` answer is
+    scored as it is."""
+    import gzip
+    import json
+
+    from pagesieve_dev.evaluation.datasets import load_dataset
+    from pagesieve_dev.evaluation.runner import evaluate
+    from pagesieve_dev.evaluation.scoring import Answer, scored_text
+
+    folder = tmp_path / "two"
+    (folder / "pages").mkdir(parents=True)
+    (folder / "truth").mkdir()
+    rows = [{"id": "kept", "site": "a.example", "url": None, "lang": "en", "truth_has_headline": True},
+            {"id": "body", "site": "b.example", "url": None, "lang": "en", "truth_has_headline": False}]
+    (folder / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for r in rows:
+        (folder / "pages" / f"{r['id']}.html.gz").write_bytes(gzip.compress(b"<html><body><p>x</p></body></html>"))
+    (folder / "truth" / "kept.txt").write_text("Storm closes the harbour\nBy Ana Ruiz\nThe boats stay in.\n")
+    (folder / "truth" / "body.txt").write_text("The boats stay in.\n")
+    answer = Answer("The boats stay in.", ("Storm closes the harbour", "By Ana Ruiz"))
+    result = evaluate(load_dataset(folder), lambda html, url: answer)
+    assert [(row.id, row.f1) for row in result.rows] == [("kept", 1.0), ("body", 1.0)]
+    # the same text as one str is scored as it is: the header is noise where the truth is the body
+    flat = evaluate(load_dataset(folder), lambda html, url: scored_text(answer, True))
+    assert flat.rows[0].f1 == 1.0 and flat.rows[1].p == 4 / 11
+    assert scored_text(Answer("", ("T",)), True) == "T" and scored_text(None, True) == ""
+    with pytest.raises(TypeError):
+        scored_text(3, False)

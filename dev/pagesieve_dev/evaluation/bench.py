@@ -243,7 +243,7 @@ def main(args: argparse.Namespace) -> int:
         from pagesieve_dev.evaluation.peers import get_peer
 
         warmup = load_warmup(datasets[0], WARMUP_PAGES) if datasets else []
-        pairs = run_pairs(datasets, extract, get_peer(args.compare), warmup, collector=args.collector == "paused",
+        pairs = run_pairs(datasets, extract, get_peer(args.compare, header=False), warmup, collector=args.collector == "paused",
                           around_ours=clock.timing if clock else None, repeat=args.repeat)
         print(f"per page, interleaved with {args.compare} in one process (order alternating page by page"
               + (f"; {args.repeat} passes, each page's median time" if args.repeat > 1 else "") + "):")

@@ -88,7 +88,7 @@ def _trafilatura_pages(path: str, start: int = 0, end: int | None = None) -> int
     from pagesieve_dev.evaluation.peers import get_peer
     from pagesieve.page.decode import decode_html
 
-    extract = get_peer("trafilatura")
+    extract = get_peer("trafilatura", header=False)
     pages = 0
     for item in read_warc(path, start=start, end=end):
         if not isinstance(item, WarcPage):
@@ -152,7 +152,7 @@ def warm_up(_: int = 0) -> int:
 
     html = "<html><head><title>t</title></head><body><p>" + "Warm up text. " * 40 + "</p></body></html>"
     extract(html, url="https://example.org/a")
-    get_peer("trafilatura")(html, "https://example.org/a")
+    get_peer("trafilatura", header=False)(html, "https://example.org/a")
     return os.getpid()
 
 
@@ -365,21 +365,24 @@ def round_ratios(rows: list[dict]) -> list[dict]:
 
 
 def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tuple[float, int]:
-    """Macro F1 of the rows of a batch output over ``ids``; a page with no row scores 0."""
+    """Macro F1 of the rows of a batch output over ``ids``; a page with no row scores 0. A row's
+    text is the body: where the truth keeps the headline, the row's title goes in front
+    (:func:`~pagesieve_dev.evaluation.scoring.scored_text`; a row holds no byline line)."""
     from pagesieve.crawl.output import read_part
     from pagesieve_dev.evaluation.datasets import read_truth
     from pagesieve_dev.evaluation.metric import macro, prf
+    from pagesieve_dev.evaluation.scoring import Answer, keeps_headline, scored_text
 
-    text_of: dict[str, str] = {}
+    answer_of: dict[str, Answer] = {}
     for part in sorted((out_dir / "parts").glob("*.parquet")):
-        for row in read_part(part).select(["url", "text"]).to_pylist():
-            text_of[row["url"]] = row["text"] or ""
+        for row in read_part(part).select(["url", "title", "text"]).to_pylist():
+            answer_of[row["url"]] = Answer(row["text"] or "", (row["title"],) if row["title"] else ())
     scores = []
     for i in ids:
         truth = read_truth(dataset, i)
         if not truth.strip():
             continue
-        scores.append(prf(text_of.get(urls[i], ""), truth))
+        scores.append(prf(scored_text(answer_of.get(urls[i]), keeps_headline(dataset.record(i))), truth))
     return macro(scores)[2], len(scores)
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from lxml import etree
 
 from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
+from pagesieve_dev.evaluation.scoring import Answer
 from pagesieve.tokens import tokens
 from pagesieve.page.html import parse_html
 
@@ -83,8 +84,13 @@ class TemplateCeiling:
         """Name the page that the next call extracts."""
         self._page = page_id
 
-    def __call__(self, html: str, url: str | None) -> str:
-        text = self.extractor(html, url)
+    def __call__(self, html: str, url: str | None):
+        answer = self.extractor(html, url)
+        if isinstance(answer, Answer):  # the header is scored as the extractor gave it
+            return Answer(self._removed(answer.body), answer.header)
+        return self._removed(answer)
+
+    def _removed(self, text: str) -> str:
         page_id, self._page = self._page, None
         site = self.dataset.record(page_id).site if page_id is not None else None
         others = [p for p in self._site_pages.get(site, []) if p != page_id] if site is not None else []

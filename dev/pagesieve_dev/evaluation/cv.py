@@ -331,7 +331,7 @@ def peer_texts(pool: list[CvPage], datasets_dir: Path, peer: str) -> dict[str, s
     from pagesieve_dev.evaluation.datasets import load_dataset, read_page
     from pagesieve_dev.evaluation.peers import get_peer
 
-    run = get_peer(peer)
+    run = get_peer(peer, header=False)  # the text alone, as the pagesieve column's blocks_text
     out: dict[str, str] = {}
     datasets = {}
     for p in pool:

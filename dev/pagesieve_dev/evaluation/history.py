@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urldefrag
 
 from pagesieve_dev.evaluation.datasets import Dataset, read_page
+from pagesieve_dev.evaluation.scoring import Answer
 from pagesieve.page.html import parse_html
 from pagesieve.templates.evidence import DEFAULT_KINDS
 from pagesieve.templates.learn import PageSummary, summarise
@@ -144,17 +145,21 @@ class HistoryExtractor:
 
         return judge_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds)
 
-    def __call__(self, html: str, url: str | None) -> str:
+    def __call__(self, html: str, url: str | None) -> Answer:
         from pagesieve.extract import extract_page
 
         if self.stage is not None:
+            from pagesieve.article.header import split_header
             from pagesieve.article.render import blocks_text
             from pagesieve.classify.model_store import default_model
 
             analysis, keep = self.stage.judge(parse_html(html, url=url), default_model(), self.templates(url), self.kinds)
-            return blocks_text(analysis.blocks, keep)
-        return extract_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds,
-                            corrections=self.corrections).text
+            meta = analysis.metadata
+            body, header, _rules = split_header(analysis.blocks, keep, meta.title, meta.byline, meta.published)
+            return Answer(blocks_text(analysis.blocks, body), tuple(header))
+        article = extract_page(parse_html(html, url=url), templates=self.templates(url), evidence_kinds=self.kinds,
+                               corrections=self.corrections)
+        return Answer(article.text, tuple(article.header))
 
 
 class ColdStartExtractor:
@@ -198,9 +203,10 @@ class ColdStartExtractor:
             self.referenced.append(page_id)
         return reference_templates(site_of(page.url) or "", link, found)
 
-    def __call__(self, html: str, url: str | None) -> str:
+    def __call__(self, html: str, url: str | None) -> Answer:
         from pagesieve.extract import extract_page
 
         page = parse_html(html, url=url)
         page_id = self._by_url.get(url) if url else None
-        return extract_page(page, templates=self.templates(page, page_id), evidence_kinds=("library", "diff")).text
+        article = extract_page(page, templates=self.templates(page, page_id), evidence_kinds=("library", "diff"))
+        return Answer(article.text, tuple(article.header))

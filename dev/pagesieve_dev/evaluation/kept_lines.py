@@ -148,9 +148,13 @@ class PageTrace:
     Args:
         html: the page; url: its address (or ``None``), as ``extract(html, url)`` gets them.
         model: the block classifier (default: the shipped model for the page).
+        headline: the page's truth keeps the header (the index's ``truth_has_headline``): the
+            text traced is then the header's lines followed by the body
+            (:func:`~pagesieve_dev.evaluation.scoring.scored_text`), else the body alone.
 
     Attributes:
-        text: the article's text (what ``pagesieve.extract.extract(html, url).text`` gives).
+        text: the text scored: the article's text (``pagesieve.extract.extract(html, url).text``,
+            the body), with its header lines in front when ``headline``.
         metadata: the article's metadata. facts: per block, :func:`~pagesieve_dev.evaluation.noise_classes.block_facts`.
         kept: per kept block, :func:`keep_reasons`. line_blocks: per line of ``text``, the
             block it came from or ``None``.
@@ -159,7 +163,9 @@ class PageTrace:
         InputError, ModelError: as :func:`pagesieve.extract.extract`.
     """
 
-    def __init__(self, html: str, url: str | None, model: BlockClassifier | None = None) -> None:
+    def __init__(self, html: str, url: str | None, model: BlockClassifier | None = None, headline: bool = False) -> None:
+        from pagesieve_dev.evaluation.scoring import Answer, scored_text
+
         from pagesieve.classify.model_store import model_for
 
         page = parse_html(html, url=url)
@@ -178,7 +184,7 @@ class PageTrace:
                 for line in text.split("\n"):
                     expected[line].append(b.index)
         article = render_article(analysis, keep)  # prunes the tree: the facts were read before
-        self.text: str = article.text
+        self.text: str = scored_text(Answer(article.text, tuple(article.header)), headline)
         self.metadata: Metadata = article.metadata
         self.line_blocks: list[int | None] = []
         for line in self.text.split("\n"):

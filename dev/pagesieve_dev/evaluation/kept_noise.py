@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pagesieve_dev.evaluation.args import positive_int
 from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
 from pagesieve_dev.evaluation.kept_lines import KeptLine, PageTrace
+from pagesieve_dev.evaluation.scoring import keeps_headline, scored_text
 from pagesieve_dev.evaluation.noise_classes import CLASS_TITLES, CLASSES
 from pagesieve_dev.evaluation.runner import add_output_arguments, add_selection_arguments, select_pages
 from pagesieve.table import format_table
@@ -102,7 +103,7 @@ def run_dataset(dataset: Dataset, ids: list[str], peers: list[tuple[str, object]
             types.append(kind)
         trace = None
         try:
-            trace = PageTrace(html, record.url)
+            trace = PageTrace(html, record.url, headline=keeps_headline(record))
             total, lines = trace.own_noise(truth)
         except Exception as exc:  # noqa: BLE001 - one page must not abort the run
             tallies[OURS].failures.append((page_id, _describe(exc)))
@@ -115,7 +116,7 @@ def run_dataset(dataset: Dataset, ids: list[str], peers: list[tuple[str, object]
             tally = tallies[name]
             tally.pages += 1
             try:
-                text = peer(html, record.url) or ""
+                text = scored_text(peer(html, record.url), keeps_headline(record))
                 if trace is None:
                     raise RuntimeError("pagesieve failed on the page; its lines cannot be traced")
                 total, lines = trace.peer_noise(text, truth)

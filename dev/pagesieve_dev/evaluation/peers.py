@@ -37,9 +37,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pagesieve.errors import PagesieveError
+from pagesieve_dev.evaluation.scoring import Answer
 
-#: ``(html, url) -> main text``: the shape of every extractor the evaluation runs.
-Extractor = Callable[[str, "str | None"], str]
+#: ``(html, url) -> main text``: the shape of every extractor the evaluation runs; the peers
+#: answer an :class:`~pagesieve_dev.evaluation.scoring.Answer`: their text and their title, which
+#: goes in front where the truth keeps the headline (issue 52, so that the tables stay fair).
+Extractor = Callable[[str, "str | None"], "str | Answer"]
 
 INSTALL_HINT = "pip install -e '.[peers]'"
 
@@ -50,22 +53,34 @@ class MissingPeerError(PagesieveError):
     exit_code = 7
 
 
-def _trafilatura() -> Extractor:
+def _trafilatura(header: bool = True) -> Extractor:
     try:
         import trafilatura
+        from trafilatura.metadata import extract_title
+        from trafilatura.utils import load_html
     except ImportError as exc:
         raise MissingPeerError(
             f"peer 'trafilatura' is not installed ({exc}); install the peers with: {INSTALL_HINT}"
         ) from exc
 
-    def trafilatura_extract(html: str, url: str | None = None) -> str:
+    def trafilatura_text(html: str, url: str | None = None) -> str:
         text = trafilatura.extract(html, url=url, include_comments=False, include_tables=True)
         return text or ""
 
-    return trafilatura_extract
+    def trafilatura_extract(html: str, url: str | None = None) -> Answer:
+        # the text as before; the title by trafilatura's own title search (its metadata's
+        # ``extract_title``: the one h1, title meta, <title>), which goes in front where the
+        # truth keeps the headline. Not with_metadata=True: that also reads dates and authors,
+        # doubling its time, and its text is not extract()'s on tables.
+        text = trafilatura_text(html, url)
+        tree = load_html(html)
+        title = (extract_title(tree) or "").strip() if tree is not None else ""
+        return Answer(text, (title,) if title else ())
+
+    return trafilatura_extract if header else trafilatura_text
 
 
-def _readability() -> Extractor:
+def _readability(header: bool = True) -> Extractor:
     try:
         import lxml.html
         from readability import Document
@@ -75,24 +90,29 @@ def _readability() -> Extractor:
             f"install the peers with: {INSTALL_HINT}"
         ) from exc
 
-    def readability_extract(html: str, url: str | None = None) -> str:
-        summary = Document(html).summary(html_partial=True)
-        if not summary.strip():
-            return ""
-        return lxml.html.fromstring(summary).text_content()
+    def readability_extract(html: str, url: str | None = None) -> Answer | str:
+        document = Document(html)
+        summary = document.summary(html_partial=True)
+        text = lxml.html.fromstring(summary).text_content() if summary.strip() else ""
+        if not header:
+            return text
+        title = (document.short_title() or "").strip()
+        return Answer(text, (title,) if title else ())
 
     return readability_extract
 
 
 #: Peer name (as written in ``--compare``) -> factory that imports it and returns the callable.
-PEERS: dict[str, Callable[[], Extractor]] = {
+PEERS: dict[str, Callable[[bool], Extractor]] = {
     "trafilatura": _trafilatura,
     "readability": _readability,
 }
 
 
-def get_peer(name: str) -> Extractor:
-    """The extractor callable of peer ``name`` (a key of :data:`PEERS`), imported now.
+def get_peer(name: str, header: bool = True) -> Extractor:
+    """The extractor callable of peer ``name`` (a key of :data:`PEERS`), imported now: it answers
+    an :class:`~pagesieve_dev.evaluation.scoring.Answer` (the peer's text and title), or with
+    ``header`` false its text alone, as a ``str`` (what the timings run: no title search).
 
     Raises:
         MissingPeerError: ``name`` is unknown, or its package is not installed.
@@ -102,4 +122,4 @@ def get_peer(name: str) -> Extractor:
     except KeyError:
         known = ", ".join(sorted(PEERS))
         raise MissingPeerError(f"unknown peer {name!r} (known: {known})") from None
-    return factory()
+    return factory(header)

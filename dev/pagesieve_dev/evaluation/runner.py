@@ -42,10 +42,14 @@ read and gunzipped, after one untimed warm-up call of each extractor (on the fir
 page, so that loading the model is not charged to one page); reported in milliseconds per page (median and 95th percentile, linear
 interpolation between order statistics), over the pages that did not fail.
 
-Scoring: pages whose truth has no token are run (and timed) but not scored; they are left
-out of the macro means and counted as "unscored" (cleaneval has 7).
+Scoring: each page's text is scored by its truth's convention
+(:func:`~pagesieve_dev.evaluation.scoring.scored_text`: the header then the body where the
+index's ``truth_has_headline`` is true, the body alone elsewhere; every system alike). Pages
+whose truth has no token are run (and timed) but not scored; they are left out of the macro
+means and counted as "unscored" (cleaneval has 7).
 
-Failures: an extractor (or peer) exception on a page, or a non-string result, counts as empty
+Failures: an extractor (or peer) exception on a page, or a result neither a ``str`` nor an
+:class:`~pagesieve_dev.evaluation.scoring.Answer`, counts as empty
 output for that page (so P = R = F1 = 0 unless the truth is empty too); the run goes on and
 reports how many pages failed and the first error.
 """
@@ -74,10 +78,12 @@ from pagesieve_dev.evaluation.datasets import (
     read_truth,
 )
 from pagesieve_dev.evaluation.metric import macro, prf_counts
+from pagesieve_dev.evaluation.scoring import Answer, keeps_headline, scored_text
 from pagesieve.tokens import tokens
 
-#: ``(html, url) -> main text, one paragraph per line``.
-Extractor = Callable[[str, "str | None"], str]
+#: ``(html, url) -> main text, one paragraph per line`` (a ``str``), or its body and header
+#: (:class:`~pagesieve_dev.evaluation.scoring.Answer`), scored by the truth's convention.
+Extractor = Callable[[str, "str | None"], "str | Answer"]
 
 SPLIT_CHOICES = ("heldout", "all")
 
@@ -274,16 +280,16 @@ def evaluate(
             before_page(page_id)
         t0 = time.perf_counter()
         try:
-            text = extractor(html, record.url)
+            answer = extractor(html, record.url)
         except Exception as exc:  # noqa: BLE001 - one page must not abort the run
             t1 = time.perf_counter()
             text, error = "", _describe(exc)
         else:
             t1 = time.perf_counter()
-            if text is None:
-                text = ""
-            elif not isinstance(text, str):
-                text, error = "", f"TypeError: extractor returned {type(text).__name__}, not str"
+            try:
+                text = scored_text(answer, keeps_headline(record))
+            except TypeError as exc:
+                text, error = "", f"TypeError: {exc}"
         true_counts = Counter(tokens(truth))
         p, r, f = prf_counts(Counter(tokens(text)), true_counts)
         result.rows.append(
@@ -575,7 +581,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def pagesieve_extractor() -> Extractor:
-    """``(html, url) -> pagesieve.extract.extract(html, url).text``, imported now.
+    """``(html, url) ->`` the :class:`~pagesieve_dev.evaluation.scoring.Answer` of
+    ``pagesieve.extract.extract(html, url)`` (its text and header), imported now.
 
     Raises:
         PagesieveError: :mod:`pagesieve.extract` cannot be imported.
@@ -585,8 +592,9 @@ def pagesieve_extractor() -> Extractor:
     except ImportError as exc:
         raise PagesieveError(f"the extractor pagesieve.extract cannot be imported: {exc}") from exc
 
-    def run(html: str, url: str | None) -> str:
-        return extract(html, url).text
+    def run(html: str, url: str | None) -> Answer:
+        article = extract(html, url)
+        return Answer(article.text, tuple(article.header))
 
     return run
 

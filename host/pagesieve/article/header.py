@@ -1,11 +1,17 @@
-"""What the article's header shows in place of the body's own copy: the byline line
-(:func:`byline_block`), a first heading that repeats the title (:func:`title_heading_block`) and
-the dateline of the publication date (:func:`dateline_block`)."""
+"""The article's header, apart from its body: the byline line (:func:`byline_block`), a first
+heading that repeats the title (:func:`title_heading_block`) and the dateline of the publication
+date (:func:`dateline_block`); :func:`split_header` takes them out of the body.
+
+The text is the body (issue 52, decided): the article-body benchmarks (WCXB; the 181-page
+article-body set) leave the headline, byline and dateline out of the text, and the reader view
+and saved articles show them in their header, from the metadata. So the body (the text, the
+HTML, the Markdown, and the text of saves, the library index and batch rows) does not repeat
+them; :attr:`~pagesieve.article.model.Article.header` keeps them as the page shows them."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from itertools import islice
 
@@ -46,7 +52,8 @@ def _first_content_blocks(blocks: list[Block], keep: list[bool]) -> Iterator[Blo
     return islice((b for b in blocks if keep[b.index] and b.chars), BYLINE_LOOKAHEAD)
 
 
-def byline_block(blocks: list[Block], keep: list[bool], byline: str | None) -> int | None:
+def byline_block(blocks: list[Block], keep: list[bool], byline: str | None,
+                 marked: Callable[[int], bool] | None = None) -> int | None:
     """The content block that is the article's byline line, which the reader view and a saved
     article show in their header instead (as Firefox Reader View does: Readability removes the
     node it took the byline from).
@@ -54,15 +61,17 @@ def byline_block(blocks: list[Block], keep: list[bool], byline: str | None) -> i
     It is one of the first :data:`BYLINE_LOOKAHEAD` content blocks, holds the metadata's
     ``byline`` with at most :data:`BYLINE_EXTRA_CHARS` more characters ("By Marta Quispe ·
     14 March 2026", "By DAVID RUNK Associated Press Writer"), and is marked as a byline
-    (:func:`_names_a_byline`). ``None`` when there is no such block or no byline of at least
-    three characters.
+    (:func:`_names_a_byline`; ``marked(index)`` answers that instead for blocks without their
+    element, :attr:`~pagesieve.templates.evidence.PageFacts.byline_marks`). ``None`` when there
+    is no such block or no byline of at least three characters.
     """
     if not byline or len(byline) < 3:
         return None
     wanted = byline.casefold()
     for b in _first_content_blocks(blocks, keep):
         text = " ".join(b.text.split())
-        if len(text) <= len(byline) + BYLINE_EXTRA_CHARS and wanted in text.casefold() and _names_a_byline(b.element):
+        if len(text) <= len(byline) + BYLINE_EXTRA_CHARS and wanted in text.casefold() and (
+                marked(b.index) if marked is not None else _names_a_byline(b.element)):
             return b.index
     return None
 
@@ -83,7 +92,7 @@ def title_heading_block(blocks: list[Block], keep: list[bool], title: str | None
         return None
     for b in blocks:
         if keep[b.index] and b.chars:
-            return b.index if b.element.tag in HEADING_TAGS and tokens(b.text) == wanted else None
+            return b.index if b.tag in HEADING_TAGS and tokens(b.text) == wanted else None
     return None
 
 
@@ -148,3 +157,64 @@ def dateline_block(blocks: list[Block], keep: list[bool], published: str | None)
         if all(word in _DATELINE_WORDS for word in _WORD_RE.findall(text.lower())):
             return b.index
     return None
+
+
+HEADER_RULES = ("title-in-header", "byline-in-header", "dateline-in-header")
+"""The removal rules of the header blocks (:mod:`pagesieve.removal`, stage ``post-rule``)."""
+
+BYLINE_MARK_WINDOW = 3 * BYLINE_LOOKAHEAD
+"""How many kept blocks with text, from the first, :func:`byline_marks` answers for: the
+byline is looked for among the first :data:`BYLINE_LOOKAHEAD` content blocks, and a site's
+template removes some blocks before it (a batch's learn pass judges before the templates)."""
+
+
+def byline_marks(blocks: Sequence[Block], keep: Sequence[bool]) -> list[int]:
+    """The indices of the blocks marked as a byline (:func:`_names_a_byline`) among the first
+    :data:`BYLINE_MARK_WINDOW` kept blocks with text: what :func:`byline_block` reads of the
+    tree, kept for a page judged without it (``pagesieve batch``'s judged pages)."""
+    out = []
+    for b in islice((b for b in blocks if keep[b.index] and b.chars), BYLINE_MARK_WINDOW):
+        if _names_a_byline(b.element):
+            out.append(b.index)
+    return out
+
+
+def split_header(blocks: Sequence, keep: Sequence[bool], title: str | None, byline: str | None,
+                 published: str | None, marked: Callable[[int], bool] | None = None
+                 ) -> tuple[list[bool], list[str], dict[int, str]]:
+    """The article's body and header of a judged page.
+
+    Args:
+        blocks: the page's blocks, document order (:class:`~pagesieve.blocks.segment.Block`,
+            or :class:`~pagesieve.templates.evidence.BlockFacts` with ``marked``).
+        keep: per block, True if it is main content.
+        title, byline, published: the metadata's (:class:`~pagesieve.article.model.Metadata`).
+        marked: ``index -> bool``, the byline marks of blocks without their element
+            (:func:`byline_marks`); ``None`` reads each block's element.
+
+    Returns:
+        ``(body, header, rules)``: ``body`` is ``keep`` without the header blocks (the title
+        heading, the byline line and the dateline: :func:`title_heading_block`,
+        :func:`byline_block`, :func:`dateline_block`); ``header`` the header's lines as the
+        page shows them, the headline first (the title heading's text, else ``title``), then
+        the byline and dateline lines in page order; ``rules`` block index -> its rule of
+        :data:`HEADER_RULES`. ``body`` is ``keep`` itself (not a copy) when no block is taken.
+    """
+    found: dict[int, str] = {}
+    heading = title_heading_block(blocks, keep, title)
+    if heading is not None:
+        found[heading] = HEADER_RULES[0]
+    line = byline_block(blocks, keep, byline, marked)
+    if line is not None:
+        found.setdefault(line, HEADER_RULES[1])
+    date = dateline_block(blocks, keep, published)
+    if date is not None:
+        found.setdefault(date, HEADER_RULES[2])
+    header = [" ".join(blocks[heading].text.split())] if heading is not None else ([title] if title else [])
+    header += [" ".join(blocks[i].text.split()) for i in sorted(found) if i != heading]
+    if not found:
+        return keep if isinstance(keep, list) else list(keep), header, found
+    body = list(keep)
+    for i in found:
+        body[i] = False
+    return body, header, found

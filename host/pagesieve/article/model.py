@@ -50,7 +50,12 @@ class Article:
         metadata: see :class:`Metadata`.
         url: the page URL given by the caller, or ``None``.
         html: the main content as sanitised HTML (a ``<div>`` fragment; nh3-cleaned).
-        text: the main content as plain text, one paragraph per line.
+        text: the main content as plain text, one paragraph per line: the body, without the
+            header (issue 52).
+        header: the header's lines as the page shows them, which the body leaves out: the
+            headline (the page's title heading, else the metadata's title), then the byline
+            and dateline lines in page order
+            (:func:`pagesieve.article.header.split_header`); ``[]`` without a title.
         content_ids: node ids of the blocks kept as main content, document order.
         noise_ids: node ids of what "hide noise" hides: the outermost blocks with no main content
             inside (see :func:`pagesieve.extract.hideable_blocks`), document order.
@@ -61,6 +66,7 @@ class Article:
     url: str | None = None
     html: str = ""
     text: str = ""
+    header: list[str] = field(default_factory=list)
     content_ids: list[int] = field(default_factory=list)
     noise_ids: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -88,13 +94,14 @@ class Article:
         return html_to_markdown(self.html)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict: metadata fields, url, html, text, markdown, reading_minutes
+        """JSON-ready dict: metadata fields, url, html, text, header, markdown, reading_minutes
         (``[fast, slow]``), node ids, warnings."""
         data = asdict(self.metadata)
         data.update(
             url=self.url,
             html=self.html,
             text=self.text,
+            header=self.header,
             markdown=self.markdown,
             reading_minutes=list(self.reading_minutes),
             content_ids=self.content_ids,

@@ -23,10 +23,11 @@ from pathlib import Path
 
 from pagesieve.crawl.output import atomic_path
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """Bumped whenever what a frame holds changes: an older file is then not read (2: the facts
 hold each block's parent, for the captions the text leaves out; 3: and each block's classifier
-score, which the template evidence does not override when confident)."""
+score, which the template evidence does not override when confident; 4: and the blocks marked
+as a byline, for the header the text leaves out)."""
 
 _FRAME = struct.Struct("<II")
 

@@ -251,6 +251,9 @@ class PageFacts:
         scores: per block, the classifier's probability of main content
             (:attr:`pagesieve.extract.Analysis.content_scores`, what :func:`apply_evidence`
             protects by), or ``None`` (no context stage).
+        byline_marks: the blocks marked as a byline near the top of the judged page
+            (:func:`pagesieve.article.header.byline_marks`), what the header split reads of the
+            tree; ``None`` when not read.
     """
 
     tags: list[str]
@@ -262,6 +265,7 @@ class PageFacts:
     parents: list[int]
     fingerprints: list[int] | None = None
     scores: list[float] | None = None
+    byline_marks: list[int] | None = None
 
     def blocks(self) -> list[BlockFacts]:
         """One :class:`BlockFacts` per block, document order."""
