@@ -136,11 +136,14 @@ def test_footnotes_of_a_real_page_point_within_the_article(datasets_dir):
     assert f1 > 0.9
 
 
-def test_only_a_marked_short_byline_line_leaves_the_body():
+def test_only_a_short_byline_line_leaves_the_body():
     assert "Ana Ruiz" not in _article_html('<div class="article-byline">By Ana Ruiz, staff writer</div>')
     assert "Ana Ruiz" not in _article_html('<p>By <a rel="author" href="/ana">Ana Ruiz</a></p>')
-    # not marked as a byline, or more than a byline line: it stays
-    assert "Ana Ruiz" in _article_html("<p>By Ana Ruiz, staff writer</p>")
+    # unmarked, a line that says only the byline: "By" and the name, or the name alone
+    assert "Ana Ruiz" not in _article_html("<p>By Ana Ruiz, staff writer</p>")
+    assert "Ana Ruiz" not in _article_html("<p>Ana Ruiz</p>")
+    # unmarked and more than the byline: it stays
+    assert "Ana Ruiz, staff writer, walked" in _article_html("<p>Ana Ruiz, staff writer, walked the pier at dawn.</p>")
     long_line = "<p class='byline'>Ana Ruiz watched the harbour master close the gates as the first waves broke over the pier.</p>"
     assert "Ana Ruiz watched" in _article_html(long_line)
 
@@ -150,6 +153,22 @@ def _dated_article_html(top, published="2013-10-31T23:17:49+00:00"):
     return extract(f"""<html><head><title>Storm closes the harbour</title>
     <meta property="article:published_time" content="{published}"></head><body><article>
     <h1>Storm closes the harbour</h1>{top}{paragraph}{paragraph}</article></body></html>""")
+
+
+def test_a_byline_line_with_the_publication_date_leaves_the_body_unmarked():
+    """A SlashGear review's line under its header, "Chris Davies - Nov 19, 2019, 8:15 pm CST",
+    repeated the reader's header (issue 52): the name and the date, nothing else."""
+    def shown(line):
+        return extract(f"""<html><head><title>Storm closes the harbour</title><meta name="author" content="Ana Ruiz">
+        <meta property="article:published_time" content="2013-10-31T23:17:49+00:00"></head><body><article>
+        <h1>Storm closes the harbour</h1><p>{line}</p>""" + "<p>The report goes on with details the reader came for.</p>" * 6
+                       + "</article></body></html>")
+    article = shown("Ana Ruiz - Oct 31, 2013, 7:17 pm EDT")
+    assert "Ana Ruiz" not in article.text and "Ana Ruiz" not in article.html
+    assert article.header == ["Storm closes the harbour", "Ana Ruiz - Oct 31, 2013, 7:17 pm EDT"]
+    # another day, or a place beside the name: the line stays in the body
+    assert "Ana Ruiz - Oct 20, 2013" in shown("Ana Ruiz - Oct 20, 2013").text
+    assert "Ana Ruiz in Harbour Town" in shown("Ana Ruiz in Harbour Town, Oct 31, 2013").text
 
 
 def test_a_dateline_of_the_publication_date_leaves_the_body_for_the_header():

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pagesieve.article.header import byline_block, dateline_block, title_heading_block
+from pagesieve.article.header import split_header
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
@@ -31,6 +31,7 @@ from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.headline import headline_block
 from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_layers_out
 from pagesieve.rules.notices import drop_notices
+from pagesieve.rules.orphans import drop_orphan_headings
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
 from pagesieve.rules.teasers import drop_teaser_runs
@@ -278,7 +279,8 @@ def judge_page(
     judged after the classifier (:func:`pagesieve.rules.layers.judge_layers`; the templates and
     the user's corrections come after them and win, the templates except on the blocks the
     classifier is confident are main content,
-    :data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`). Every stage logs why it judged a
+    :data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`); last, the headings whose section
+    every stage removed go too (:func:`pagesieve.rules.orphans.drop_orphan_headings`). Every stage logs why it judged a
     block noise in ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``,
     pre-processing logs the elements it removes too. Other arguments and errors as
     :func:`extract_page`.
@@ -296,6 +298,7 @@ def judge_page(
         apply_rules(analysis.page, analysis.blocks, keep, corrections, log=analysis.removals)
         if analysis.hidden_layers:
             analysis.hidden_layers = kept_layers_out(analysis.blocks, keep, analysis.hidden_layers, analysis.layers)
+    drop_orphan_headings(analysis.blocks, keep, analysis.removals)  # last: every stage has removed what it removes
     return analysis, keep
 
 
@@ -343,30 +346,28 @@ def render_article(analysis: Analysis, keep: list[bool]) -> Article:
     ``title_only=False``). Prunes the page tree to its content in place, so anything else that
     reads the tree (learning the page's template) must come first.
 
-    The byline line (:func:`byline_block`), a first heading that repeats the title
-    (:func:`title_heading_block`) and the dateline of the publication date
-    (:func:`dateline_block`) are left out of the HTML, whose readers (the reader view, a saved
-    article) show the title, byline and date in their header; the text keeps them, as content.
+    The text is the body (issue 52): the byline line, a first heading that repeats the title
+    and the dateline of the publication date (:func:`pagesieve.article.header.split_header`)
+    are left out of the text, the HTML and the Markdown, whose readers (the reader view, a
+    saved article) show the title, byline and date in their header;
+    :attr:`~pagesieve.article.model.Article.header` holds them as the page shows them. Each is
+    logged in ``analysis.removals.header`` (stage ``post-rule``, its rule of
+    :data:`~pagesieve.article.header.HEADER_RULES`).
     """
-    page, blocks = analysis.page, analysis.blocks
+    page, blocks, meta = analysis.page, analysis.blocks, analysis.metadata
     content_ids, noise_ids = verdict_ids(blocks, keep)
-    text = blocks_text(blocks, keep)
-    shown_in_header = [byline_block(blocks, keep, analysis.metadata.byline),
-                       title_heading_block(blocks, keep, analysis.metadata.title),
-                       dateline_block(blocks, keep, analysis.metadata.published)]
-    if any(i is not None for i in shown_in_header):
-        keep = list(keep)
-        for i, rule in zip(shown_in_header, ("byline-in-header", "title-in-header", "dateline-in-header")):
-            if i is not None:
-                keep[i] = False
-                analysis.removals.header[i] = Removal("post-rule", rule, {"html_only": True})
-    body = prune(blocks, keep)
+    body_keep, header, rules = split_header(blocks, keep, meta.title, meta.byline, meta.published)
+    for i, rule in rules.items():
+        analysis.removals.header[i] = Removal("post-rule", rule, {"header": True})
+    text = blocks_text(blocks, body_keep)
+    body = prune(blocks, body_keep)
     html = finish_html(body, page.url)
     return Article(
-        metadata=analysis.metadata,
+        metadata=meta,
         url=page.url,
         html=html,
         text=text,
+        header=header,
         content_ids=content_ids,
         noise_ids=noise_ids,
         warnings=list(page.warnings),

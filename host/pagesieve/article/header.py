@@ -53,7 +53,7 @@ def _first_content_blocks(blocks: list[Block], keep: list[bool]) -> Iterator[Blo
 
 
 def byline_block(blocks: list[Block], keep: list[bool], byline: str | None,
-                 marked: Callable[[int], bool] | None = None) -> int | None:
+                 marked: Callable[[int], bool] | None = None, published: str | None = None) -> int | None:
     """The content block that is the article's byline line, which the reader view and a saved
     article show in their header instead (as Firefox Reader View does: Readability removes the
     node it took the byline from).
@@ -62,18 +62,51 @@ def byline_block(blocks: list[Block], keep: list[bool], byline: str | None,
     ``byline`` with at most :data:`BYLINE_EXTRA_CHARS` more characters ("By Marta Quispe ·
     14 March 2026", "By DAVID RUNK Associated Press Writer"), and is marked as a byline
     (:func:`_names_a_byline`; ``marked(index)`` answers that instead for blocks without their
-    element, :attr:`~pagesieve.templates.evidence.PageFacts.byline_marks`). ``None`` when there
-    is no such block or no byline of at least three characters.
+    element, :attr:`~pagesieve.templates.evidence.PageFacts.byline_marks`) or says nothing but
+    the byline (:func:`_says_only_the_byline`: the name alone, "By" and the name, or the name
+    and the ``published`` date). ``None`` when there is no such block or no byline of at least
+    three characters.
     """
     if not byline or len(byline) < 3:
         return None
     wanted = byline.casefold()
+    day = _day(published) if published else None
     for b in _first_content_blocks(blocks, keep):
         text = " ".join(b.text.split())
-        if len(text) <= len(byline) + BYLINE_EXTRA_CHARS and wanted in text.casefold() and (
-                marked(b.index) if marked is not None else _names_a_byline(b.element)):
+        if len(text) > len(byline) + BYLINE_EXTRA_CHARS or wanted not in text.casefold():
+            continue
+        if marked(b.index) if marked is not None else _names_a_byline(b.element):
+            return b.index
+        if _says_only_the_byline(text, wanted, day):
             return b.index
     return None
+
+
+_BY_RE = re.compile(r"^(?:by|written by|posted by|words by|von|par|por|di|door|av|af)\b[\s:]*", re.IGNORECASE)
+"""A byline's opening word ("By", "Written by"; German, French, Spanish, Italian, Dutch and
+Scandinavian "by")."""
+
+_BYLINE_PUNCT = " \t-\u2013\u2014|\u00b7\u2022,:;/()"
+"""What separates a byline's parts ("Chris Davies - Nov 19, 2019", "By Ann Lee | May 2")."""
+
+
+def _says_only_the_byline(text: str, name: str, day: date | None) -> bool:
+    """True if ``text`` (one block's text, spaces collapsed) says the byline ``name``
+    (casefolded) and nothing but the byline's furniture: it is the name alone, opens with a
+    byline word (:data:`_BY_RE`), or also gives the publication ``day`` (within
+    :data:`DATELINE_DAYS`) as a dateline would ("Chris Davies - Nov 19, 2019, 8:15 pm CST", a
+    SlashGear review's line under its header, issue 52)."""
+    folded = text.casefold()
+    if folded.strip(_BYLINE_PUNCT) == name or _BY_RE.match(text):
+        return True
+    if day is None:
+        return False
+    found = normalize_date(text)
+    said = _day(found) if found else None
+    if said is None or abs((said - day).days) > DATELINE_DAYS:
+        return False
+    rest = folded.replace(name, " ", 1)
+    return all(word in _DATELINE_WORDS for word in _WORD_RE.findall(rest))
 
 
 def title_heading_block(blocks: list[Block], keep: list[bool], title: str | None) -> int | None:
@@ -204,7 +237,7 @@ def split_header(blocks: Sequence, keep: Sequence[bool], title: str | None, byli
     heading = title_heading_block(blocks, keep, title)
     if heading is not None:
         found[heading] = HEADER_RULES[0]
-    line = byline_block(blocks, keep, byline, marked)
+    line = byline_block(blocks, keep, byline, marked, published)
     if line is not None:
         found.setdefault(line, HEADER_RULES[1])
     date = dateline_block(blocks, keep, published)

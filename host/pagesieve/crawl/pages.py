@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from pagesieve.article.header import byline_marks, split_header
 from pagesieve.article.render import blocks_text
 from pagesieve.crawl.guard import PAGE_TIMEOUT, ExtractorDied, PageGuard, PageTimeout, peak_rss_kib
 from pagesieve.crawl.judged import JudgedFileError, JudgedWriter, frame, judged_path, read_judged
@@ -45,6 +46,7 @@ from pagesieve.crawl.summaries import SummaryBuckets, summaries_path
 from pagesieve.errors import InputError
 from pagesieve.page.decode import decode_html
 from pagesieve.page.html import parse_html
+from pagesieve.rules.orphans import drop_orphan_headings
 from pagesieve.templates.diff import block_fingerprints
 from pagesieve.templates.evidence import DEFAULT_KINDS, PageFacts, apply_evidence, facts_evidence, page_evidence, page_facts
 from pagesieve.templates.learn import PageSummary, summarise
@@ -103,7 +105,8 @@ def _row(item: WarcPage | Skipped, site: str | None) -> dict:
 
 def _fields(analysis, keep: list[bool], template: bool, markdown: bool) -> dict:
     """The article fields of a judged page. Without ``markdown`` no article is rendered: the
-    text is :func:`~pagesieve.article.render.blocks_text` of the verdicts, as
+    text is :func:`~pagesieve.article.render.blocks_text` of the body's verdicts
+    (:func:`~pagesieve.article.header.split_header`), as
     :func:`~pagesieve.extract.render_article` makes it, and the metadata was read before."""
     meta = analysis.metadata
     if markdown:
@@ -113,7 +116,8 @@ def _fields(analysis, keep: list[bool], template: bool, markdown: bool) -> dict:
         text = article.text
         md = (f"# {meta.title}\n\n" if meta.title else "") + article.markdown
     else:
-        text, md = blocks_text(analysis.blocks, keep), None
+        body = split_header(analysis.blocks, keep, meta.title, meta.byline, meta.published)[0]
+        text, md = blocks_text(analysis.blocks, body), None
     return {"title": meta.title or None, "author": meta.byline, "published": meta.published, "language": meta.language,
             "text": text, "n_chars": len(text), "template": template, "markdown": md}
 
@@ -145,6 +149,7 @@ def extract_html(html: str, url: str | None, templates: SiteLearning | None, kin
         before = list(keep)
         apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds,
                        scores=analysis.content_scores)
+        drop_orphan_headings(analysis.blocks, keep, analysis.removals)  # as judge_page does after the templates
         removed = sum(b.chars for b in analysis.blocks if before[b.index] and not keep[b.index])
     return _fields(analysis, keep, use, markdown), removed
 
@@ -222,6 +227,8 @@ def judge_record(page: WarcPage, markdown: bool = False, facts: bool = False, le
         return row, None, None, summary
     blocks = analysis.blocks
     page_facts_ = page_facts(blocks, scores=analysis.content_scores) if facts else None
+    if page_facts_ is not None:
+        page_facts_.byline_marks = byline_marks(blocks, keep)
     summary = None
     if learn:  # the leaves of the facts are the summary's page leaves: read once
         leaves = [(tag, text) for tag, text, _owner in page_facts_.leaves] if page_facts_ is not None else None
@@ -499,17 +506,20 @@ def _with_templates(rows, templates: dict[str, SiteLearning], kinds: tuple[str, 
             yield fresh(records.get(position))
             continue
         after = list(keep)
-        apply_evidence(facts.blocks(), after, facts_evidence(facts, learning.templates_for(row["url"]), kinds), kinds,
+        blocks = facts.blocks()
+        apply_evidence(blocks, after, facts_evidence(facts, learning.templates_for(row["url"]), kinds), kinds,
                        scores=facts.scores)
+        drop_orphan_headings(blocks, after)  # as judge_page does after the templates
         row["template"] = True
         if after == keep:
             yield row, 0
             continue
-        blocks = facts.blocks()
         removed = sum(b.chars for b in blocks if keep[b.index] and not after[b.index])
         if markdown:
             yield fresh(records.get(position))
             continue
-        text = blocks_text(blocks, after)
+        marks = set(facts.byline_marks or ())
+        body = split_header(blocks, after, row["title"], row["author"], row["published"], marks.__contains__)[0]
+        text = blocks_text(blocks, body)
         row["text"], row["n_chars"] = text, len(text)
         yield row, removed
