@@ -60,14 +60,55 @@ async function waitFor(what, check, seconds = 30) {
   }
 }
 
+// What a page says of itself ("<address> <readyState>"), or "" when it cannot answer within
+// `ms`: a tab in the middle of a navigation may leave an evaluation pending for long, and one
+// such tab must not hold up the search through the others (tests/e2e, issue 61).
+async function whereIs(page, ms = 2000) {
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(""), ms); });
+  try {
+    return await Promise.race([page.evaluate(() => location.href + " " + document.readyState).catch(() => ""), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // The options page the extension opened (puppeteer cannot see a moz-extension:// address, its
-// tab shows about:blank: each tab is asked where it is).
+// tab shows about:blank: each tab is asked where it is, within whereIs's limit).
 async function optionsTab(url) {
   for (const page of await browser.pages()) {
-    const at = await page.evaluate(() => location.href + " " + document.readyState).catch(() => "");
-    if (at === `${url} complete`) return page;
+    if ((await whereIs(page)) === `${url} complete`) return page;
   }
   return null;
+}
+
+// Opens `path` of the extension in a new tab from the control page `control` (an extension page,
+// which has the tabs API) and waits for the tab's own "complete" event (tabs.onUpdated), then for
+// puppeteer's page of it: the page, or an error that names what every tab said.
+async function openExtensionTab(control, path, url, active = true) {
+  const loaded = await control.evaluate((p, a) => new Promise((resolve) => {
+    let id = null;
+    const done = (tabId, change, tab) => {
+      if (tabId === id && (change.status === "complete" || tab.status === "complete")) {
+        browser.tabs.onUpdated.removeListener(done);
+        resolve({ id, url: tab.url });
+      }
+    };
+    browser.tabs.onUpdated.addListener(done);
+    browser.tabs.create({ url: p, active: a }).then(async (tab) => {
+      id = tab.id;
+      const now = await browser.tabs.get(id);
+      if (now.status === "complete") done(id, {}, now);
+    });
+    setTimeout(() => resolve(null), 60000);
+  }), path, active);
+  if (!loaded) throw new Error(`the tab of ${path} did not load within 60 s (tabs.onUpdated)`);
+  try {
+    return await waitFor(`puppeteer's page of ${url} (tab ${loaded.id}, loaded at ${loaded.url})`, () => optionsTab(url));
+  } catch (e) {
+    const seen = await Promise.all((await browser.pages()).map((p) => whereIs(p)));
+    throw new Error(`${e.message}; the tabs said: ${JSON.stringify(seen)}`);
+  }
 }
 
 // PLAN.axe (optional): {file, run}: axe-core's script and the function text that runs it
@@ -133,8 +174,7 @@ try {
     if (plan.axe) r.axeReader = await runAxe(reader);
     r.pageUnchanged = (await page.evaluate(() => document.documentElement.outerHTML)) === before;
     const popupUrl = `moz-extension://${plan.uuid}/pages/popup.html`;
-    await control.evaluate(() => browser.tabs.create({ url: "/pages/popup.html" }));
-    const popup = await waitFor(`the popup page ${popupUrl}`, () => optionsTab(popupUrl));
+    const popup = await openExtensionTab(control, "/pages/popup.html", popupUrl);
     r.install = await waitFor("the popup's install box", () => popup.evaluate(() => {
       const box = document.getElementById("install");
       return box.style.display === "block" ? box.innerText : null;
@@ -168,8 +208,7 @@ try {
     // the popup, in a tab beside the page, which stays the active tab (the popup acts on it)
     await control.evaluate((id) => browser.tabs.update(id, { active: true }), tabId);
     const popupUrl = `moz-extension://${plan.uuid}/pages/popup.html`;
-    await control.evaluate(() => browser.tabs.create({ url: "/pages/popup.html", active: false }));
-    const popup = await waitFor(`the popup page ${popupUrl}`, () => optionsTab(popupUrl));
+    const popup = await openExtensionTab(control, "/pages/popup.html", popupUrl, false);
     await waitFor("the popup to be ready", () => popup.evaluate(() => document.documentElement.dataset.ready === "1"));
     await popup.setViewport({ width: 330, height: 720 });
     await popup.focus("#off");
@@ -192,8 +231,7 @@ try {
     await popup.close();
     // a fresh options page (the control tab shows what was learned when it opened)
     const optionsUrl = `moz-extension://${plan.uuid}/pages/options.html#ui`;
-    await control.evaluate(() => browser.tabs.create({ url: "/pages/options.html#ui" }));
-    const options = await waitFor(`the options page ${optionsUrl}`, () => optionsTab(optionsUrl));
+    const options = await openExtensionTab(control, "/pages/options.html#ui", optionsUrl);
     await waitFor("the options page's learned sites", () => options.evaluate(() => document.querySelectorAll("#learned tbody tr").length > 0));
     await options.setViewport({ width: 900, height: 900 });
     r.axe.options = await runAxe(options);
