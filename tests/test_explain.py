@@ -13,7 +13,6 @@ from pagesieve.blocks.segment import segment
 from pagesieve.classify.classifier import SURE_NOISE_DECISION
 from pagesieve.classify.model_store import default_model
 from pagesieve.classify.context import tree_arrays
-from pagesieve.rules.orphans import drop_orphan_headings
 from pagesieve.explain import block_reason, hidden_reasons, log_lines, node_reason, removal_log
 from pagesieve.extract import (
     analyse, drop_boilerplate_labels, drop_comment_sections, judge_page, model_rows, render_article, settle,
@@ -67,7 +66,6 @@ def test_the_log_does_not_change_a_verdict_on_real_pages(example_page, datasets_
         if bare.candidates:
             bare.removals = RemovalLog()  # settle logs into a log of its own; the verdicts are compared
             settle(bare, plain)
-        drop_orphan_headings(bare.blocks, plain)  # last, as judge_page runs it
         assert plain == keep
         assert all(logged.removals.reason(b.index) is not None for b in logged.blocks if not keep[b.index] and b.chars)
 

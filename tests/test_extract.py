@@ -97,6 +97,24 @@ def test_a_first_heading_that_repeats_the_title_leaves_the_body_for_the_header()
                                                           "<h3>Storm closes the harbour</h3>").html
 
 
+def test_the_headline_under_a_kicker_or_with_the_sites_name_is_the_headers():
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+
+    def article(title, top):
+        return extract(f"""<html><head><title>{title}</title></head><body><article>{top}{paragraph}{paragraph}
+        </article></body></html>""")
+
+    # a section name above the headline; a <title> with the site's name and the date
+    shown = article("Storm closes the harbour - Coast News - Nov 6, 2012",
+                    "<p><a href='/coast/'>Coast news</a></p><h1>Storm closes the harbour</h1>")
+    assert "Storm closes" not in shown.text and "Storm closes" not in shown.html
+    assert shown.header[0] == "Storm closes the harbour"
+    # the same headline written another way
+    assert "Monokini" not in article("Monokini Madness Hits H'wood", "<h1>Monokini Madness Hits Hollywood</h1>").text
+    # a heading that only shares a word or two with the title stays
+    assert "Harbour works" in article("Storm closes the harbour", "<h2>Harbour works</h2>").text
+
+
 def test_the_reader_of_a_real_page_does_not_repeat_its_title(datasets_dir):
     """readability/medium-1 opens with an ``<h4>`` of the title, shown under the reader's own."""
     article, f1 = extracted_f1(datasets_dir, "readability", "medium-1")

@@ -13,7 +13,7 @@
     "facts-table-scraps": "scraps of a table of facts that is mostly noise", "byline-in-header": "the byline, shown in the header",
     "title-in-header": "the title, shown in the header", "dateline-in-header": "the date, shown in the header",
     "consent-notice": "a cookie or consent notice",
-    "newsletter-offer": "a newsletter offer", "orphan-heading": "a heading whose section was removed",
+    "newsletter-offer": "a newsletter offer",
   };
   const LAYERS = {
     backdrop: "a backdrop", "sticky-bar": "a sticky bar", overlay: "an overlay", "edge-banner": "a banner",

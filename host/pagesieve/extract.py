@@ -31,7 +31,6 @@ from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.headline import headline_block
 from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_layers_out
 from pagesieve.rules.notices import drop_notices
-from pagesieve.rules.orphans import drop_orphan_headings
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
 from pagesieve.rules.teasers import drop_teaser_runs
@@ -75,6 +74,9 @@ class Analysis:
         sibling_groups: the page's groups of look-alike sibling blocks
             (:func:`pagesieve.blocks.segment.sibling_groups`), made once by :func:`analyse` for the
             features, the card items and the teaser rule; ``None`` when not made (each then groups).
+        rel_next: the ``href`` of the page's ``<link rel="next">`` (read before pre-processing,
+            which removes the head's links), or ``None``: where the article's next page may be
+            (:func:`next_page`).
     """
 
     page: Page
@@ -91,6 +93,7 @@ class Analysis:
     hidden_layers: list = field(default_factory=list)
     content_scores: list[float] | None = None
     sibling_groups: list[list[int]] | None = None
+    rel_next: str | None = None
 
 
 def analyse(page: Page, title_only: bool = False, signals: bool = True, explain: bool = False) -> Analysis:
@@ -101,6 +104,7 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
     the elements pre-processing removes are logged with their reasons
     (:attr:`pagesieve.removal.RemovalLog.preprocessed`)."""
     metadata = extract_metadata(page, title_only=title_only)
+    rel_next = _rel_next(page.root)
     raw_signals = raw_page_signals(page.root, page.url) if signals else None  # before pre-processing removes scripts and forms
     removals = RemovalLog()
     layers = find_layers(page)  # before pre-processing drops the empty ones (a backdrop)
@@ -113,7 +117,51 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
     groups = sibling_groups(blocks)  # read by the features, the card items and the teaser rule
     candidates, features = block_features(blocks, title, groups)
     return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals, layers=layers,
-                    sibling_groups=groups)
+                    sibling_groups=groups, rel_next=rel_next)
+
+
+def _rel_next(root) -> str | None:
+    """The ``href`` of the first ``<link rel="next">`` of the page's head (HTML Living Standard
+    §4.6.7.14, link type "next"), or ``None``."""
+    head = root.find("head")
+    if head is None:
+        return None
+    for link in head.iter("link"):
+        if "next" in (link.get("rel") or "").lower().split() and link.get("href"):
+            return link.get("href")
+    return None
+
+
+def next_page(analysis: Analysis, keep: list[bool], seen=()):
+    """Where the article of a judged page goes on (:func:`pagesieve.article.pagination.find_next_page`):
+    read from the tree before :func:`render_article` prunes it. Links inside the sections the
+    comment rule removed are older comments; the page is a listing when at least
+    :data:`LISTING_ITEMS` of its kept blocks, and more than a third of them, are each one link
+    to another page (a listing's posts: their titles, "Read more"). Returns a
+    :class:`~pagesieve.article.pagination.NextPage`."""
+    from pagesieve.article.pagination import find_next_page
+
+    kept = [b for b in analysis.blocks if keep[b.index] and b.chars]
+    kept_chars = sum(b.chars for b in kept)
+    items = sum(1 for b in kept if _one_link(b))
+    listing = items >= LISTING_ITEMS and items * 3 > len(kept)
+    comments = [analysis.blocks[i].element for i, r in analysis.removals.reasons.items() if r.rule == "comment-section"]
+    return find_next_page(analysis.page.root, analysis.page.url, analysis.rel_next, kept_chars, listing, seen, comments)
+
+
+LISTING_ITEMS = 3
+"""Kept blocks that are each one link, from which a page may be a listing (:func:`next_page`)."""
+
+
+def _one_link(block: Block) -> bool:
+    """True if the block's own text is the text of one link inside it (a post's title)."""
+    text = " ".join(block.text.split())
+    if not text:
+        return False
+    for a in block.element.iter("a"):
+        if " ".join("".join(a.itertext()).split()) == text and a.get("href"):
+            return True
+    return False
 
 
 def model_rows(analysis: Analysis, model: BlockClassifier) -> np.ndarray:
@@ -279,8 +327,7 @@ def judge_page(
     judged after the classifier (:func:`pagesieve.rules.layers.judge_layers`; the templates and
     the user's corrections come after them and win, the templates except on the blocks the
     classifier is confident are main content,
-    :data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`); last, the headings whose section
-    every stage removed go too (:func:`pagesieve.rules.orphans.drop_orphan_headings`). Every stage logs why it judged a
+    :data:`~pagesieve.templates.evidence.CONFIDENT_CONTENT`). Every stage logs why it judged a
     block noise in ``analysis.removals`` (:mod:`pagesieve.removal`); with ``explain``,
     pre-processing logs the elements it removes too. Other arguments and errors as
     :func:`extract_page`.
@@ -298,7 +345,6 @@ def judge_page(
         apply_rules(analysis.page, analysis.blocks, keep, corrections, log=analysis.removals)
         if analysis.hidden_layers:
             analysis.hidden_layers = kept_layers_out(analysis.blocks, keep, analysis.hidden_layers, analysis.layers)
-    drop_orphan_headings(analysis.blocks, keep, analysis.removals)  # last: every stage has removed what it removes
     return analysis, keep
 
 

@@ -1,4 +1,7 @@
-"""``pagesieve extract PATH|- [--url URL] [--format text|html|markdown|json] [--site-templates] [--explain [--json | --format json]]``."""
+"""``pagesieve extract PATH|URL|- [--url URL] [--all-pages] [--format text|html|markdown|json] [--site-templates] [--explain [--json | --format json]]``.
+
+A ``PATH`` that is an http(s) address is read from the web (:func:`pagesieve.fetch.fetch_page`);
+``--all-pages`` follows the article's next pages (:mod:`pagesieve.multipage`, issue 53)."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ a batch of pages goes on)."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``extract`` options."""
-    parser.add_argument("path", help="HTML file to read, or - for standard input")
+    parser.add_argument("path", help="HTML file to read, an http(s) address to read from the web, or - for standard input")
     parser.add_argument("--url", default=None, help="the page URL (resolves relative links and images)")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--model", type=Path, default=None, help="a model file instead of the shipped one")
@@ -35,6 +38,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="instead of the article, print what was removed from it and why: block, text start, stage, rule, evidence",
     )
     parser.add_argument("--json", action="store_true", help="with --explain: the removal log as JSON (as --format json)")
+    parser.add_argument(
+        "--all-pages", action="store_true",
+        help="an article over several pages: read its next pages too (at most 10, from the web: needs an address)",
+    )
+
+
+def is_address(path: str) -> bool:
+    """True if ``path`` is an http or https address rather than a file."""
+    return path.lower().startswith(("http://", "https://"))
+
+
+def _fetch(url: str) -> tuple[bytes, str]:
+    from pagesieve.fetch import fetch_page
+
+    fetched = fetch_page(url)
+    return fetched.body, fetched.final_url
 
 
 def read_source(path: str) -> bytes:
@@ -79,7 +98,13 @@ def main(args: argparse.Namespace) -> int:
     if args.explain and args.format in ("html", "markdown"):
         raise UsageError(f"--explain prints the removal log as a table or as JSON (--format json); not as {args.format}")
     model = load_model(args.model) if args.model else None
-    source = read_source(args.path)
+    if is_address(args.path):
+        source, fetched_url = _fetch(args.path)
+        args.url = args.url or fetched_url
+    else:
+        source = read_source(args.path)
+    if args.all_pages and not args.url:
+        raise UsageError("--all-pages reads the next pages from the web: give an address, or the page's --url")
     templates = None
     if args.site_templates:
         from pagesieve.templates.store import TemplateStore
@@ -89,6 +114,8 @@ def main(args: argparse.Namespace) -> int:
             templates = store.templates_for(site_of(args.url), args.url)
     if args.explain:
         return explain(source, args, model, templates)
+    if args.all_pages:
+        return all_pages(source, args, model, templates)
     if templates is not None:
         from pagesieve.extract import extract_page
         from pagesieve.page.html import parse_html
@@ -100,6 +127,36 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     for warning in article.warnings:
         print(f"pagesieve: warning: {warning}", file=sys.stderr)
+    if not article.text.strip():
+        print(f"pagesieve: {NO_TEXT_NOTE}", file=sys.stderr)
+    return 0
+
+
+def all_pages(source: bytes, args: argparse.Namespace, model, templates) -> int:
+    """Print the article of every page of it (:func:`pagesieve.multipage.read_pages`): each page
+    read is told on standard error, and a page that could not be read is named there (the pages
+    before it are printed); with ``--format json`` the article has ``pages`` and ``pages_read``
+    (each page's decision, :class:`~pagesieve.article.pagination.NextPage`)."""
+    from pagesieve.extract import judge_page
+    from pagesieve.multipage import read_pages
+    from pagesieve.page.html import parse_html
+
+    def extract_one(src, address):
+        return judge_page(parse_html(src, url=address), model=model, templates=templates, title_only=False)
+
+    read = read_pages(source, args.url, _fetch, extract_one, progress=lambda line: print(f"pagesieve: {line}", file=sys.stderr))
+    article = read.article
+    if args.format == "json":
+        data = article.to_dict()
+        data["pages_read"] = read.decisions
+        data["stopped"] = read.stopped
+        out = json.dumps(data, ensure_ascii=False, indent=2)
+    else:
+        out = render(article, args.format)
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    for warning in article.warnings:
+        print(f"pagesieve: warning: {warning}", file=sys.stderr)
+    print(f"pagesieve: {max(1, len(article.pages))} page(s) read; {read.stopped}", file=sys.stderr)
     if not article.text.strip():
         print(f"pagesieve: {NO_TEXT_NOTE}", file=sys.stderr)
     return 0

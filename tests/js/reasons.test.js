@@ -38,7 +38,6 @@ test("post-rules in words, an unknown one by its name", () => {
   assert.equal(reasonText(["post-rule", "ad-label", { label: "Advertisement" }]), "an advertisement label");
   assert.equal(reasonText(["post-rule", "byline-in-header", {}]), "the byline, shown in the header");
   assert.equal(reasonText(["post-rule", "dateline-in-header", {}]), "the date, shown in the header");
-  assert.equal(reasonText(["post-rule", "orphan-heading", { section_chars: 80 }]), "a heading whose section was removed");
   assert.equal(reasonText(["post-rule", "a-rule-of-tomorrow", {}]), "a-rule-of-tomorrow");
 });
 

@@ -109,24 +109,66 @@ def _says_only_the_byline(text: str, name: str, day: date | None) -> bool:
     return all(word in _DATELINE_WORDS for word in _WORD_RE.findall(rest))
 
 
-def title_heading_block(blocks: list[Block], keep: list[bool], title: str | None) -> int | None:
-    """The first content block when it is a heading that repeats the article's ``title``
-    (the same tokens, :func:`pagesieve.tokens.tokens`), else ``None``.
+TITLE_MATCH_RATIO = 90
+"""rapidfuzz ``ratio`` (0-100) from which a heading's tokens, joined by spaces, are the title's
+written another way ("Monokini Madness Hits Hollywood" for "Monokini Madness Hits H'wood"); the
+shared datasets' README marks a truth as keeping the headline from a ratio above 85."""
 
-    The reader view and saved articles show the title in their header; the article's own copy
-    of it, first in the body, showed it twice (readability's ``medium-1`` opens with an
-    ``<h4>`` of the title). Mozilla Readability drops such a heading too
-    (``_headerDuplicatesTitle``, for ``h1`` and ``h2``).
+TITLE_PART_SHARE = 0.5
+"""The least share of the longer of a heading and the title that the shorter, a run of its
+tokens, must cover: "Giving Back to NYC" is half of "Food Wishes Video Recipes: Giving Back to
+NYC" (a title with the site's name the metadata kept)."""
+
+
+def names_the_title(heading: list[str], title: list[str]) -> bool:
+    """True if a heading's tokens ``heading`` say the title's ``title``
+    (:func:`pagesieve.tokens.tokens` of each): the same tokens; or one is a run of the other's
+    tokens of at least 3 tokens and :data:`TITLE_PART_SHARE` of the longer (a site's name or a
+    date on one side only); or their texts match from :data:`TITLE_MATCH_RATIO` (rapidfuzz)."""
+    if not heading or not title:
+        return False
+    if heading == title:
+        return True
+    short, long_ = (heading, title) if len(heading) <= len(title) else (title, heading)
+    if len(short) >= 3 and len(short) >= TITLE_PART_SHARE * len(long_):
+        n = len(short)
+        if any(long_[i:i + n] == short for i in range(len(long_) - n + 1)):
+            return True
+    from rapidfuzz.fuzz import ratio
+
+    return ratio(" ".join(heading), " ".join(title)) >= TITLE_MATCH_RATIO
+
+
+def title_heading_block(blocks: list[Block], keep: list[bool], title: str | None) -> int | None:
+    """The article's own copy of its ``title``: among the first :data:`BYLINE_LOOKAHEAD` content
+    blocks, the first heading that names the title (:func:`names_the_title`), or a block of
+    another tag with exactly the title's tokens (a ``<div class="title">``); else ``None``.
+
+    Only short blocks (:data:`ABOVE_TITLE_CHARS`) may stand above it. The reader view and saved
+    articles show the title in their header; the article's own copy of it in the body showed it
+    twice (readability's ``medium-1`` opens with an ``<h4>`` of the
+    title). Mozilla Readability drops such a heading too (``_headerDuplicatesTitle``, for ``h1``
+    and ``h2``). The headline need not open the body: a kicker, a breadcrumb trail or a section
+    name often stands above it (dragnet, 2012 blogs: "Home / Blog / This Week's Sermon ...").
     """
     if not title:
         return None
     wanted = tokens(title)
     if not wanted:
         return None
-    for b in blocks:
-        if keep[b.index] and b.chars:
-            return b.index if b.tag in HEADING_TAGS and tokens(b.text) == wanted else None
+    for b in _first_content_blocks(blocks, keep):
+        own = tokens(b.text)
+        if b.tag in HEADING_TAGS and names_the_title(own, wanted) or own == wanted:
+            return b.index
+        if b.chars > ABOVE_TITLE_CHARS:  # the story has begun: a later copy of the title is its own
+            return None
     return None
+
+
+ABOVE_TITLE_CHARS = 100
+"""The most characters of a block above the headline: a kicker, a section name, a breadcrumb
+trail or a dateline; a longer block is the story's, and a heading after it that repeats the
+title is the article's own business."""
 
 
 DATELINE_MAX_CHARS = 60

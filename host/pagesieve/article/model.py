@@ -60,6 +60,8 @@ class Article:
         noise_ids: node ids of what "hide noise" hides: the outermost blocks with no main content
             inside (see :func:`pagesieve.extract.hideable_blocks`), document order.
         warnings: oddities of the input that were worked around.
+        pages: the addresses of the pages the article was read from, in order, when it spans
+            several (:func:`pagesieve.article.pagination.join_pages`); ``[]`` for one page.
     """
 
     metadata: Metadata
@@ -70,6 +72,7 @@ class Article:
     content_ids: list[int] = field(default_factory=list)
     noise_ids: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    pages: list[str] = field(default_factory=list)
 
     @property
     def reading_minutes(self) -> tuple[int, int]:
@@ -95,7 +98,7 @@ class Article:
 
     def to_dict(self) -> dict:
         """JSON-ready dict: metadata fields, url, html, text, header, markdown, reading_minutes
-        (``[fast, slow]``), node ids, warnings."""
+        (``[fast, slow]``), node ids, warnings, pages."""
         data = asdict(self.metadata)
         data.update(
             url=self.url,
@@ -107,5 +110,6 @@ class Article:
             content_ids=self.content_ids,
             noise_ids=self.noise_ids,
             warnings=self.warnings,
+            pages=self.pages,
         )
         return data

@@ -46,7 +46,6 @@ from pagesieve.crawl.summaries import SummaryBuckets, summaries_path
 from pagesieve.errors import InputError
 from pagesieve.page.decode import decode_html
 from pagesieve.page.html import parse_html
-from pagesieve.rules.orphans import drop_orphan_headings
 from pagesieve.templates.diff import block_fingerprints
 from pagesieve.templates.evidence import DEFAULT_KINDS, PageFacts, apply_evidence, facts_evidence, page_evidence, page_facts
 from pagesieve.templates.learn import PageSummary, summarise
@@ -149,7 +148,6 @@ def extract_html(html: str, url: str | None, templates: SiteLearning | None, kin
         before = list(keep)
         apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds,
                        scores=analysis.content_scores)
-        drop_orphan_headings(analysis.blocks, keep, analysis.removals)  # as judge_page does after the templates
         removed = sum(b.chars for b in analysis.blocks if before[b.index] and not keep[b.index])
     return _fields(analysis, keep, use, markdown), removed
 
@@ -509,7 +507,6 @@ def _with_templates(rows, templates: dict[str, SiteLearning], kinds: tuple[str, 
         blocks = facts.blocks()
         apply_evidence(blocks, after, facts_evidence(facts, learning.templates_for(row["url"]), kinds), kinds,
                        scores=facts.scores)
-        drop_orphan_headings(blocks, after)  # as judge_page does after the templates
         row["template"] = True
         if after == keep:
             yield row, 0
