@@ -121,8 +121,9 @@ def test_the_html_text_command_prints_pages_checked_and_pages_that_hold_less(tmp
 
 SAMPLE_STEP = 8
 """Every 8th page of each dataset (in index order) is checked as it is, and every 32nd wrapped in a
-``<text>`` element: about 600 and 150 of the 4,783 pages, some 25 s together on this 2-core
-machine, where all of them (``pagesieve-dev html-text``, twice) take about 5 minutes."""
+``<text>`` element: about 600 and 150 of the 4,783 pages, some 30 s together on this 2-core
+machine, where all of them take about 3 minutes each way (``pagesieve-dev html-text``, with and
+without ``--wrap text``)."""
 
 KNOWN = {
     "wcxb_dev": ["0628", "0073", "0038"],  # <text> in the page (REI's chat box; SVG labels)
@@ -155,8 +156,8 @@ def test_the_html_holds_the_text_on_every_dataset(datasets_dir: Path):
 
 def test_the_html_holds_the_text_of_dataset_pages_wrapped_in_a_text_element(datasets_dir: Path):
     """Every ``4 * SAMPLE_STEP``-th page of every dataset, wrapped as the portal pages were
-    (:func:`~pagesieve_dev.evaluation.fidelity.wrap_page`): before the repair, 4,763 of the 4,783
-    pages held less (all but 20 pages, whose text was empty or nearly so)."""
+    (:func:`~pagesieve_dev.evaluation.fidelity.wrap_page`): before the repair, 4,767 of the 4,783
+    pages held less (``pagesieve-dev html-text --wrap text``)."""
     for dataset in _datasets(datasets_dir):
         result = fidelity.dataset_html_text(dataset, dataset.ids[::4 * SAMPLE_STEP], wrap="text")
         assert result["less_ids"] == [], dataset.name
