@@ -362,7 +362,11 @@ def unwrap_unsanitised(body: etree._Element) -> int:
     template whose content is no part of the document (``template``). Unwrapped here, the
     elements left are the allowed ones, which html5ever reads as lxml holds them, and the
     HTML holds the text of every kept block, whatever the page's markup; an element that nh3
-    unwraps anyway gives the same HTML as before.
+    unwraps anyway gives the same HTML as before. Of the 4,783 dataset pages, 10 have another
+    HTML and the same text: the table footnotes of wcxb_dev 2020 (``<fn>``, a MathML name)
+    came back, and html5ever no longer re-read the markup around such tags (links and list
+    items reopened; the ``>`` of an ``<xmp>`` in a code block escaped twice, wcxb_dev 0489).
+    0.09 ms a page (300 dataset pages; ``extract`` took 34 ms).
     """
     for element in list(body.iter(*DROPPED_WITH_CONTENT)):
         if element is not body:
