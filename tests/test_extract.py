@@ -11,7 +11,7 @@ from lxml import etree
 from pagesieve.blocks.segment import segment
 from pagesieve.extract import analyse, extract
 from pagesieve.blocks.features import block_features
-from pagesieve.page.html import parse_html
+from pagesieve.page.html import FALLBACK_TAGS, parse_html
 from pagesieve.page.preprocess import preprocess
 from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
 
@@ -269,10 +269,11 @@ def test_html_and_snapshot_give_the_same_blocks(datasets_dir):
     ids = [json.loads(line)["id"] for line in (folder / "index.jsonl").read_text().splitlines()][:15]
     for page_id in ids:
         html = gzip.decompress((folder / "pages" / f"{page_id}.html.gz").read_bytes()).decode("utf-8")
-        # <noscript> is the one element the routes treat apart on purpose: a browser with
-        # scripts on never renders it, the HTML route shows long ones. Drop it from the source.
+        # <noscript> (and <noembed>, <noframes>) are the elements the routes treat apart on
+        # purpose: a browser with scripts on never renders them, the HTML route shows long ones.
+        # Drop them from the source.
         source = parse_html(html)
-        etree.strip_elements(source.root, "noscript", with_tail=False)
+        etree.strip_elements(source.root, *FALLBACK_TAGS, with_tail=False)
         html = etree.tostring(source.root, encoding="unicode")
         from_html = preprocess(parse_html(html))
         from_snapshot = preprocess(parse_snapshot(page_to_snapshot(parse_html(html))))

@@ -422,18 +422,19 @@ def test_one_walk_by_tag_gives_the_lists_of_separate_walks(pages):
     """Pre-processing sorts the elements it handles by name out of one walk; each list is the one
     a walk of its own (``iter`` with its tags) gives, on the sampled pages and on markup with
     comments, a processing instruction and Word's ``<o:p>``."""
+    from pagesieve.page.html import FALLBACK_TAGS
     from pagesieve.page.preprocess import MEDIA_TAGS, REMOVED_TAGS, UNWRAPPED_TAGS, _NODES_REMOVED, _walk_by_tag
 
     keeping = etree.HTMLParser(remove_comments=False, remove_pis=False)
     made = etree.fromstring(
-        "<html><body><!-- a --><p>x<o:p>y</o:p><?pi z?><noscript>n</noscript><video><p>v</p></video>"
+        "<html><body><!-- a --><p>x<o:p>y</o:p><?pi z?><noscript>n</noscript><noframes>f</noframes><video><p>v</p></video>"
         "<form><label>l<input></label></form><!-- b --><script>s</script></p></body></html>", keeping)
     roots = [made] + [parse_html(html, url=url).root for _name, html, url in pages]
     for root in roots:
         for nodes in ((), _NODES_REMOVED):
             walked = _walk_by_tag(root, nodes)
             assert walked.nodes == (list(root.iter(*nodes)) if nodes else [])
-            assert walked.noscripts == list(root.iter("noscript"))
+            assert walked.noscripts == list(root.iter(*FALLBACK_TAGS))
             assert walked.removed == list(root.iter(*REMOVED_TAGS))
             assert walked.unwrapped == list(root.iter(*UNWRAPPED_TAGS))
             assert walked.media == list(root.iter(*MEDIA_TAGS))

@@ -347,3 +347,62 @@ def test_readable_length_leaves_out_scripts_styles_and_templates():
     page = parse_html("""<html><body><main><p>abc def</p><script>var x = 1;</script><style>p { color: red }</style>
     <template><p>in a template</p><script>nested()</script></template></main></body></html>""")
     assert readable_length(page.root.find(".//main")) == 6  # "abc", "def"
+
+
+STORY = "The harbour board voted to dredge the channel before the winter storms arrive. " * 4
+AD = '<a href="http://ads.example/click?id=7"><img src="http://ads.example/banner.gif" alt="Ad"></a> Click here &amp; win'
+
+
+@pytest.mark.parametrize("fallback", [
+    f"<noembed>{AD}</noembed>",  # the 2005 LA Times ad of issue 62: raw text to the parser
+    f"<noframes>{AD}</noframes>",
+    "<noscript>&lt;object classid=&quot;clsid:D27CDB6E&quot;&gt;&lt;param name=&quot;movie&quot; value=&quot;x.swf&quot;&gt;"
+    "&lt;embed src=&quot;x.swf&quot;&gt;&lt;/object&gt;</noscript>",  # escaped by a browser's serialiser
+])
+def test_the_markup_of_a_short_fallback_never_shows_as_text(fallback: str):
+    from pagesieve.extract import extract
+
+    article = extract(f"<html><body><article><p>{STORY}</p><p>{fallback} {STORY}</p></article></body></html>")
+    assert "<" not in article.text and "&" not in article.text and "Click" not in article.text
+    assert article.text.count("harbour board") == 8
+
+
+def test_a_long_fallback_is_parsed_and_kept_as_a_crawler_view():
+    """A frameset page's ``<noframes>`` (or a ``<noscript>`` saved escaped) holding the page:
+    its markup is parsed, so its text is judged, not its tags."""
+    for fallback in (f"<noframes><body><h2>Harbour</h2><p>{STORY}</p></body></noframes>",
+                     f"<noscript>&lt;h2&gt;Harbour&lt;/h2&gt;&lt;p&gt;{STORY}&lt;/p&gt;</noscript>"):
+        page = preprocess(parse_html(f"<html><body>{fallback}</body></html>"))
+        body = page.root.find("body")
+        assert [e.tag for e in body] == ["h2", "p"] and body[1].text == STORY
+    root = parse_html("<html><body><noscript>a &lt; b &amp;lt; c</noscript><noframes>x &amp; y</noframes>"
+                      "<xmp><b>shown as written</b></xmp></body></html>").root
+    noscript, noframes, xmp = root.find("body")
+    assert noscript.text == "a < b &lt; c"  # no tag in it: its references are not decoded twice
+    assert noframes.text == "x & y"  # raw text: decoded once, as markup
+    assert xmp.text == "<b>shown as written</b>"  # a browser shows it as written
+
+
+def test_the_fallbacks_of_real_pages_leave_no_markup_in_the_text(datasets_dir):
+    """Issue 62, "Markup as text": dragnet R212 (a ``<noframes>`` around a YouTube preview
+    picture, raw text to the parser), dragnet T23 (a ``<noscript>`` holding an escaped Flash
+    ``<object>``), readability yahoo-4 (an escaped "JavaScript is off" notice). Their text
+    held a line of markup each; the rest of the text is as it was."""
+    import gzip
+    import json
+
+    from pagesieve.extract import extract
+
+    cases = {("dragnet", "R212"): "<a href=", ("dragnet", "T23"): "<object classid=",
+             ("readability", "yahoo-4"): '<div class="alertBox">'}
+    for (name, page_id), markup in cases.items():
+        folder = datasets_dir / name
+        if not (folder / "pages" / f"{page_id}.html.gz").is_file():
+            pytest.skip(f"{name}/{page_id} not found under {datasets_dir}")
+        url = next(json.loads(line)["url"] for line in (folder / "index.jsonl").open(encoding="utf-8")
+                   if json.loads(line)["id"] == page_id)
+        html = gzip.decompress((folder / "pages" / f"{page_id}.html.gz").read_bytes()).decode("utf-8")
+        text = extract(html, url=url).text
+        assert markup in html or markup.replace("<", "&lt;").replace(">", "&gt;") in html, page_id
+        assert markup not in text, page_id
+        assert len(text) > 500, page_id

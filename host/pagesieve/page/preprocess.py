@@ -11,7 +11,10 @@ and empty elements. We follow it with these changes, each measured or forced by 
   one, or has ``for``) is deleted, as seed 004 has it: it is the caption of a field (HTML
   Living Standard §4.10.4), such as the filter checkboxes of a shop's listing.
 * ``noscript`` is unwrapped when it holds real text (:data:`NOSCRIPT_MIN_CHARS`): it is what a
-  browser without scripts shows, and some sites put their whole page there for crawlers.
+  browser without scripts shows, and some sites put their whole page there for crawlers. The
+  other fallback elements, ``noembed`` and ``noframes``, follow the same rule
+  (:data:`pagesieve.page.html.FALLBACK_TAGS`; their markup, raw text to the parser, parsed by
+  :func:`pagesieve.page.html.parse_fallback_markup`).
 * ``menu`` is kept as a list container: HTML5 made it a synonym of ``ul``.
 * A form control that holds most of the page is *unwrapped*, not deleted
   (:func:`swallows_page`): that is markup the parser nested wrongly, not a control.
@@ -39,6 +42,7 @@ from lxml import etree
 
 from pagesieve.page.embeds import embed_of, frame_address
 from pagesieve.page.formulas import normalise_formulas
+from pagesieve.page.html import FALLBACK_TAGS
 from pagesieve.page.model import NODE_ID_ATTR, Page
 from pagesieve.page.stash import carry, stash
 from pagesieve.page.tree import remove_keep_tail
@@ -64,7 +68,7 @@ CONTENT_LEAVES = frozenset({
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
-_NOT_HIDDEN_TESTED = REMOVED_TAGS | UNWRAPPED_TAGS | {"noscript"}
+_NOT_HIDDEN_TESTED = REMOVED_TAGS | UNWRAPPED_TAGS | set(FALLBACK_TAGS)
 """Tags handled by their name alone (removed or unwrapped whatever their visibility)."""
 
 _MAY_BE_HIDDEN = etree.XPath("descendant-or-self::*[@hidden or @style]")
@@ -118,7 +122,9 @@ COPY_SHARE = 0.5
 that must be shown elsewhere on the page for the element to be a copy (:func:`hidden_copy`)."""
 
 NOSCRIPT_MIN_CHARS = 200
-"""A ``<noscript>`` with at least this much text is kept as content (unwrapped), else removed."""
+"""A ``<noscript>`` with at least this much text is kept as content (unwrapped), else removed;
+so are ``<noembed>`` and ``<noframes>`` (:data:`pagesieve.page.html.FALLBACK_TAGS`), the
+fallbacks of plugins and frames, as the same crawler views of a page (issue 62)."""
 
 PHRASING_CONTROLS = frozenset({"button", "select", "option", "optgroup", "datalist", "textarea", "output", "progress", "meter"})
 """Removed elements whose content HTML allows to be phrasing content (or options) only (HTML
@@ -403,7 +409,7 @@ def is_hidden(element: etree._Element, styles: dict | None = None) -> bool:
 
 PREPROCESS_RULES = ("removed-tag", "short-noscript", "label-of-control", "not-rendered", "hidden", "hidden-copy", "media-fallback")
 """The pre-processing rules an element can be removed by (:func:`preprocess` with ``removals``):
-a tag of :data:`REMOVED_TAGS`, a ``<noscript>`` under :data:`NOSCRIPT_MIN_CHARS`, a label that
+a tag of :data:`REMOVED_TAGS`, a ``<noscript>`` (or ``<noembed>``, ``<noframes>``) under :data:`NOSCRIPT_MIN_CHARS`, a label that
 :func:`names_a_control`, an element a snapshot lists as unrendered, one hidden by its markup
 (:func:`is_hidden`), a hidden copy (:func:`hidden_copy`), and a media element's fallback
 (:func:`media_fallback`)."""
@@ -593,13 +599,14 @@ def _clear_fallback(media_elements) -> list[etree._Element]:
 _NODES_REMOVED = (etree.Comment, etree.ProcessingInstruction, etree.Entity)
 """The nodes other than elements that pre-processing removes."""
 
-_TAGS_WALKED = ("noscript", *sorted(REMOVED_TAGS), *sorted(UNWRAPPED_TAGS), *MEDIA_TAGS)
+_TAGS_WALKED = (*FALLBACK_TAGS, *sorted(REMOVED_TAGS), *sorted(UNWRAPPED_TAGS), *MEDIA_TAGS)
 """The tags that :func:`preprocess` handles by name, found in one walk (:func:`_walk_by_tag`)."""
 
 
 class _Walked:
     """The nodes of one walk over a tree, by what pre-processing does with them, each list in
-    document order: ``nodes`` (comments, processing instructions, entities), ``noscripts``,
+    document order: ``nodes`` (comments, processing instructions, entities), ``noscripts`` (the
+    fallback elements, :data:`pagesieve.page.html.FALLBACK_TAGS`),
     ``removed`` (:data:`REMOVED_TAGS`), ``unwrapped`` (:data:`UNWRAPPED_TAGS`), ``media``
     (:data:`MEDIA_TAGS`)."""
 
@@ -624,7 +631,7 @@ def _walk_by_tag(root: etree._Element, nodes: tuple) -> _Walked:
         tag = node.tag
         if not isinstance(tag, str):
             walked.nodes.append(node)
-        elif tag == "noscript":
+        elif tag in FALLBACK_TAGS:
             walked.noscripts.append(node)
         elif tag in REMOVED_TAGS:
             walked.removed.append(node)
