@@ -21,7 +21,7 @@ def test_history_protocol_on_real_pages(datasets_dir):
         [info] = history.store.sites()
         assert info.pages == 3
         html = read_page(dataset, page_id)
-        assert history(html, None).strip()
+        assert history(html, None).body.strip()  # an Answer: the body (and the header)
         everything = HistoryExtractor(dataset, None)
         try:
             assert len(everything.history_of(page_id)) == 39
@@ -33,7 +33,7 @@ def test_history_protocol_on_real_pages(datasets_dir):
     try:
         none.prepare(page_id)
         assert none.store.sites() == []
-        assert none(html, None) == extract(html).text  # no history: the single-page answer
+        assert none(html, None).body == extract(html).text  # no history: the single-page answer
     finally:
         none.close()
 
