@@ -45,6 +45,13 @@ export const REQUESTS = {
         : !optional(f.tags, (t) => Array.isArray(t) && t.every(isText)) ? "tags must be a list of words"
           : optional(f.folder, isText) ? null : "folder must be a path"),
   },
+  follow: {
+    from: "tab",
+    check: (f) => (!isText(f.url) ? "url must be the page's address" : !isText(f.data) ? "data must be the page as base64"
+      : !optional(f.title, isText) ? "title must be the first page's title"
+        : !optional(f.seen, (s) => Array.isArray(s) && s.every(isText)) ? "seen must be a list of addresses"
+          : optional(f.earlier, (s) => Array.isArray(s) && s.every(isText)) ? null : "earlier must be a list of texts"),
+  },
   sites: { from: "extension", check: () => null },
   forget: {
     from: "extension",

@@ -96,7 +96,11 @@
     if (failed && wanted === "reader" && answer && !answer.ok) return readerWithoutHost(failed);
     if (failed) return failed;
     const reply = answer.reply;
-    if (wanted === "reader") await ps.reader.show(reply.article);
+    if (wanted === "reader") {
+      await ps.reader.show(reply.article);
+      // the article's following pages, shown as they arrive (pages.js); page 1 is shown already
+      ps.pages.follow(reply.article).catch((error) => ps.reader.pagesDone(`failed: ${error.message || error}`));
+    }
     else {
       ps.hiding.hide(reply.hide, elements, reply.why);
       // a layer over the page was hidden (a modal, its backdrop): the page's scroll lock goes too

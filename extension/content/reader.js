@@ -1,13 +1,15 @@
 // The reader view over the page: the host's article in an overlay of our own (a shadow root
 // beside the page's body, which stays as it was), with its settings (size, width, line height,
-// font, theme, kept in storage.local), Save, and printing of the article alone. Adds `reader`
-// to globalThis.pagesieve.content.
+// font, theme, kept in storage.local), Save, and printing of the article alone. An article over
+// several pages grows as pages.js brings its following pages: each after a quiet page mark, the
+// meta line saying how many pages. Adds `reader` to globalThis.pagesieve.content.
 "use strict";
 (function () {
   const ps = globalThis.pagesieve.content;
   let overlay = null;       // the overlay's host element while it is shown
   let printSheet = null;    // the page style that prints the reader view alone
-  let shownArticle = null;  // the article in the overlay (what "save" saves then)
+  let shownArticle = null;  // the article in the overlay (what "save" saves then): all its pages shown
+  let shown = null;         // {art, meta, metaParts, minutes, pages}: what addPage() changes
 
   // Printing while the reader view is open prints the article alone, all of it: the page's body
   // is left out of print, and the overlay (a child of <html>, beside the body) flows as a
@@ -17,7 +19,7 @@
 
   function close() {
     if (!overlay) return;
-    overlay.remove(); overlay = null; shownArticle = null; document.removeEventListener("keydown", onKey, true);
+    overlay.remove(); overlay = null; shownArticle = null; shown = null; document.removeEventListener("keydown", onKey, true);
     ps.removePageStyle(printSheet); printSheet = null;
   }
 
@@ -44,6 +46,8 @@
       h1 { font-size: 1.8em; line-height: 1.2; margin: .6em 0 .3em; }
       .meta { opacity: .75; font-size: .85em; margin-bottom: 1.5em; }
       .notice { font-style: italic; opacity: .75; }
+      .page-mark { display: flex; align-items: center; gap: .8em; margin: 2em 0 1em; font: .75em system-ui, sans-serif; letter-spacing: .05em; text-transform: uppercase; opacity: .55; }
+      .page-mark::before, .page-mark::after { content: ""; flex: 1; border-top: 1px solid currentColor; opacity: .5; }
       img, figure { max-width: 100%; height: auto; }
       pre { white-space: pre; overflow-x: auto; font-size: .85em; }
       table { border-collapse: collapse; } td, th { border: 1px solid rgba(127,127,127,.4); padding: .2em .4em; }
@@ -99,9 +103,9 @@
       published = new Date(published).toLocaleDateString(article.language || undefined, { year: "numeric", month: "long", day: "numeric" });
     }
     // how long it takes to read, as a range for faster and slower readers (computed by the host)
-    const [fast, slow] = article.reading_minutes || [0, 0];
-    const reading = slow ? (fast === slow ? `${slow} min` : `${fast}–${slow} min`) : "";
-    meta.textContent = [article.byline, published, article.site_name, reading].filter(Boolean).join(" · ");
+    const metaParts = [article.byline, published, article.site_name];
+    const minutes = (article.reading_minutes || [0, 0]).slice(0, 2);
+    meta.textContent = metaLine(metaParts, minutes, 1);
     const body = document.createElement("div");
     body.className = "content";
     // sanitised by the host (nh3 allow-list), without the title and byline lines; parsed inert
@@ -173,8 +177,81 @@
     page.focus({ preventScroll: true });
     printSheet = ps.addPageStyle(PRINT_PAGE_RULE);
     document.addEventListener("keydown", onKey, true);
-    shownArticle = article;
+    shownArticle = { ...article, pages: [article.url || location.href] };
+    shown = { art, meta, metaParts, minutes, pages: 1 };
   }
 
-  ps.reader = { show, close, article: () => shownArticle };
+  // The meta line: byline, date, site, how long it takes to read (a range for faster and slower
+  // readers, computed by the host) and, for an article over several pages, "N pages".
+  function metaLine(parts, [fast, slow], pages) {
+    const reading = slow ? (fast === slow ? `${slow} min` : `${fast}–${slow} min`) : "";
+    return [...parts, reading, pages > 1 ? `${pages} pages` : ""].filter(Boolean).join(" · ");
+  }
+
+  // A quiet mark between two pages of the article: "Page k", a separator for screen readers.
+  function pageMark(k, url) {
+    const mark = document.createElement("div");
+    mark.className = "page-mark";
+    mark.setAttribute("role", "separator");
+    mark.dataset.page = String(k);
+    if (url) mark.title = url;
+    mark.textContent = `Page ${k}`;
+    return mark;
+  }
+
+  // Page k of the article (a "follow" reply's article: html, text, url, reading_minutes) shown
+  // after the pages before it; what Save saves grows with it. False when the reader is closed.
+  function addPage(k, page) {
+    if (!shown) return false;
+    const body = document.createElement("div");
+    body.className = "content";
+    body.dataset.page = String(k);
+    body.append(...new DOMParser().parseFromString(page.html || "", "text/html").body.childNodes);
+    shown.art.append(pageMark(k, page.url), body);
+    shown.pages = k;
+    const [fast, slow] = page.reading_minutes || [0, 0];
+    shown.minutes = [shown.minutes[0] + fast, shown.minutes[1] + slow];
+    shown.meta.textContent = metaLine(shown.metaParts, shown.minutes, k);
+    const markHtml = `<hr><p><small>Page ${k}</small></p>`;
+    const inner = (html) => String(html || "").replace(/^\s*<div>/, "").replace(/<\/div>\s*$/, "");
+    shownArticle = {
+      ...shownArticle, html: `<div>${inner(shownArticle.html)}${markHtml}${inner(page.html)}</div>`,
+      text: [shownArticle.text, page.text].filter(Boolean).join("\n"), pages: [...shownArticle.pages, page.url],
+    };
+    return true;
+  }
+
+  // The whole article from the site's single-page (or print) version: its body replaces page 1's
+  // (a "follow" reply's article). False when the reader is closed.
+  function replaceBody(whole) {
+    if (!shown) return false;
+    const body = shown.art.querySelector(".content");
+    body.replaceChildren(...new DOMParser().parseFromString(whole.html || "", "text/html").body.childNodes);
+    shown.minutes = (whole.reading_minutes || shown.minutes).slice(0, 2);
+    shown.meta.textContent = metaLine(shown.metaParts, shown.minutes, 1);
+    shownArticle = { ...shownArticle, html: whole.html, text: whole.text, pages: [whole.url] };
+    return true;
+  }
+
+  // Page k (at url) could not be read: said where it would have been, with a link to it.
+  function pageFailed(k, url, reason) {
+    if (!shown) return;
+    const notice = document.createElement("p");
+    notice.className = "notice";
+    notice.dataset.failed = String(k);
+    const link = document.createElement("a");
+    link.href = url;
+    link.textContent = `Page ${k}`;
+    notice.append(link, ` could not be read (${reason}).`);
+    shown.art.append(notice);
+  }
+
+  // The following pages are all in (or stopped): `stopped` says why (pages.js).
+  function pagesDone(stopped) {
+    if (!shown) return;
+    shown.art.dataset.pages = String(shown.pages);
+    shown.art.dataset.stopped = stopped;
+  }
+
+  ps.reader = { show, close, addPage, replaceBody, pageFailed, pagesDone, article: () => shownArticle, open: () => shown };
 })();

@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pagesieve.article.header import names_the_title
 from pagesieve.article.model import Article
-from pagesieve.article.pagination import MAX_PAGES, clean_url, join_pages
+from pagesieve.article.pagination import MAX_PAGES, clean_url, join_pages, same_article
 from pagesieve.errors import PagesieveError
-from pagesieve.tokens import tokens
 
 
 @dataclass(slots=True)
@@ -38,13 +36,6 @@ class PagesRead:
     decisions: list[dict] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     stopped: str = "last-page"
-
-
-def _same_article(title: str, first: str) -> bool:
-    """True if a later page's title says the first page's (:func:`names_the_title`), or either is empty."""
-    if not title or not first:
-        return True
-    return names_the_title(tokens(title), tokens(first))
 
 
 def read_pages(source: bytes | str, url: str, fetch: Callable, extract_one: Callable | None = None,
@@ -81,7 +72,7 @@ def read_pages(source: bytes | str, url: str, fetch: Callable, extract_one: Call
             body, final = fetch(decision.single_page)
             a2, k2 = extract_one(body, final)
             whole = render_article(a2, k2)
-            if whole.text and _same_article(whole.metadata.title, first.metadata.title):
+            if whole.text and same_article(whole.metadata.title, first.metadata.title):
                 whole.pages = [final]
                 result.article, result.stopped = whole, "single-page-version"
                 result.decisions.append({"page": final, "stage": "pages", "rule": "single-page-version"})
@@ -109,7 +100,7 @@ def read_pages(source: bytes | str, url: str, fetch: Callable, extract_one: Call
             result.stopped = "loop"
             break
         seen += [target, final]
-        if not _same_article(analysis.metadata.title, first.metadata.title):
+        if not same_article(analysis.metadata.title, first.metadata.title):
             result.decisions.append({"page": final, "stage": "pages", "rule": "not-the-same-article",
                                      "evidence": {"title": analysis.metadata.title}})
             result.stopped = "not-the-same-article"

@@ -31,6 +31,29 @@ def need_firefox_and_driver() -> None:
         pytest.skip("puppeteer-core is not installed: (cd tests/e2e/firefox && npm ci); .ci/run does it")
 
 
+def drive_firefox(server, serve_page, tmp_path, artifacts, timeout: int = 300, **more) -> dict:
+    """Run drive.mjs with the host installed for Firefox in a temporary HOME and a plan of no
+    ``urls`` plus ``more`` (its other PLAN keys): the driver's JSON answer. Fails with the end of
+    the driver's stderr when it fails."""
+    from pagesieve.native.install import install
+
+    need_firefox_and_driver()
+    home = tmp_path / "home"
+    install(["firefox"], home=home, launcher_dir=tmp_path / "launcher", platform="linux")
+    serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({
+        "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
+        "uuid": UUID, "screenshots": str(artifacts), "urls": [],
+        "control": server.replace("127.0.0.1", "localhost") + "/control/", **more,
+    }))
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
+    done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
+                          env=env, timeout=timeout, cwd=DRIVER)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
 def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_path, artifacts, datasets_dir_optional):
     need_firefox_and_driver()
     from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
@@ -155,30 +178,14 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason_in_firefox(server,
     is as it was hidden (tests/e2e/test_chromium.py has the same in Chromium)."""
     import datetime
 
-    from pagesieve.native.install import install
-
     from .pages import EXPLAIN_FIX, EXPLAIN_NOTE, check_reason_labels, explain_site_pages
 
-    need_firefox_and_driver()
-    home = tmp_path / "home"
-    install(["firefox"], home=home, launcher_dir=tmp_path / "launcher", platform="linux")
     pages = explain_site_pages()
     for path, html in pages.items():
         serve_page(f"/ff{path}", html)
-    serve_page("/control/", "<!doctype html><title>control</title><p>pagesieve test control page</p>")
-    plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({
-        "extension": str(Path(__file__).resolve().parents[2] / "extension"), "firefox": FIREFOX,
-        "uuid": UUID, "screenshots": str(artifacts), "urls": [],
-        "control": server.replace("127.0.0.1", "localhost") + "/control/",
-        "showHidden": {"urls": [f"{server}/ff{path}" for path in pages], "note": EXPLAIN_NOTE, "fix": EXPLAIN_FIX},
-    }))
-    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
     today = datetime.datetime.now()
-    done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
-                          env=env, timeout=300, cwd=DRIVER)
-    assert done.returncode == 0, done.stderr[-2000:]
-    r = json.loads(done.stdout)["showHidden"]
+    r = drive_firefox(server, serve_page, tmp_path, artifacts, showHidden={
+        "urls": [f"{server}/ff{path}" for path in pages], "note": EXPLAIN_NOTE, "fix": EXPLAIN_FIX})["showHidden"]
     assert r["pickFix"]["ok"] and r["fixReason"] == "shown: pagesieve keeps this as content", r
     # the three posts and this one, learned as they loaded (before it was cleaned)
     assert r["hide"]["ok"] and r["hide"]["sitePages"] == 4 and r["hide"]["corrections"] == 1, r["hide"]

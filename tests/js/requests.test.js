@@ -10,7 +10,7 @@ const options = { url: ORIGIN + "pages/options.html" };
 const snapshot = { version: 2, markup: "<html/>" };
 
 test("the host requests the extension's scripts send are the named channels", () => {
-  assert.deepEqual(Object.keys(REQUESTS).sort(), ["clean", "explain", "forget", "history", "label", "labels", "learn", "save", "sites"]);
+  assert.deepEqual(Object.keys(REQUESTS).sort(), ["clean", "explain", "follow", "forget", "history", "label", "labels", "learn", "save", "sites"]);
 });
 
 test("a right request passes with its fields, copied", () => {
@@ -21,6 +21,9 @@ test("a right request passes with its fields, copied", () => {
   assert.deepEqual(prepare("label", { undo: true, site: "example.com" }, tab(), ORIGIN), { fields: { undo: true, site: "example.com" } });
   assert.deepEqual(prepare("labels", {}, options, ORIGIN), { fields: {} });
   assert.deepEqual(prepare("forget", { all: true }, options, ORIGIN), { fields: { all: true } });
+  const follow = { url: "https://example.com/a?page=2", data: "PGh0bWw+", title: "A", seen: ["https://example.com/a"], earlier: ["text"] };
+  assert.deepEqual(prepare("follow", follow, tab(), ORIGIN), { fields: follow });
+  assert.deepEqual(prepare("follow", follow, options, ORIGIN), { error: "follow may be asked from a page's content script only" });
 });
 
 test("wrong fields are named before anything goes to the host", () => {
@@ -39,6 +42,10 @@ test("wrong fields are named before anything goes to the host", () => {
     ["save", { article: {}, images: [] }, "save: images must map addresses to images"],
     ["save", { article: {}, folder: 1 }, "save: folder must be a path"],
     ["labels", { delete: "7" }, "labels: delete must be a correction id"],
+    ["follow", { data: "PGh0bWw+" }, "follow: url must be the page's address"],
+    ["follow", { url: "https://example.com/a?page=2" }, "follow: data must be the page as base64"],
+    ["follow", { url: "https://example.com/a?page=2", data: "", seen: "https://example.com/a" }, "follow: seen must be a list of addresses"],
+    ["follow", { url: "https://example.com/a?page=2", data: "", earlier: [3] }, "follow: earlier must be a list of texts"],
   ];
   for (const [name, fields, error] of wrong) assert.deepEqual(prepare(name, fields, tab(), ORIGIN), { error }, name);
   assert.deepEqual(prepare("forget", {}, options, ORIGIN), { error: "forget: forget needs a site or all: true" });

@@ -317,6 +317,46 @@ def repeated_lines(texts: Sequence[str]) -> list[set[str]]:
     return out[1:]
 
 
+def same_article(title: str, first: str) -> bool:
+    """True if a later page's title says the first page's title (:func:`names_the_title` over
+    their tokens: the same words, or a run of at least three of them that is at least half), or
+    either is empty: a page whose title is another's is not the same article (issue 53's "not the
+    same article" stop)."""
+    from pagesieve.article.header import names_the_title
+    from pagesieve.tokens import tokens
+
+    if not title or not first:
+        return True
+    return names_the_title(tokens(title), tokens(first))
+
+
+REPEATABLE_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote")
+"""Elements of a later page's HTML that are left out when an earlier page holds their text."""
+
+
+def drop_repeated(html: str, text: str, earlier: Sequence[str]) -> tuple[str, str, int]:
+    """A later page's body without what ``earlier`` pages' texts already hold (a recap, a
+    standfirst repeated on every page: shown once, issue 53): ``(html, text, lines left out)``.
+
+    ``html``: the page's article HTML (``<div>…</div>``); ``text``: its text; a line of the text
+    (spaces collapsed) that a line of an earlier text equals is left out, and so is an element
+    of :data:`REPEATABLE_TAGS` whose whole text is such a line. The HTML comes back unwrapped
+    (the inside of its ``<div>``) and not sanitised again."""
+    from lxml import html as lxml_html
+
+    repeat = repeated_lines([*earlier, text])[-1] if earlier else set()
+    kept = [line for line in text.split("\n") if " ".join(line.split()) not in repeat]
+    fragment = lxml_html.fragment_fromstring(html or "<div></div>", create_parent="div")
+    if repeat:
+        for child in list(fragment.iter()):
+            if child is fragment or child.getparent() is None:
+                continue
+            if child.tag in REPEATABLE_TAGS and " ".join("".join(child.itertext()).split()) in repeat:
+                child.drop_tree()
+    left_out = len(text.split("\n")) - len(kept)
+    return _inner(etree.tostring(fragment, encoding="unicode", method="html")), "\n".join(kept), left_out
+
+
 def join_pages(articles: Sequence, urls: Sequence[str], failed: Sequence[tuple[str, str]] = ()):
     """The :class:`~pagesieve.article.model.Article` of an article's pages in order: the first
     page's metadata and header; the text of every page, a line that an earlier page holds left
@@ -328,8 +368,6 @@ def join_pages(articles: Sequence, urls: Sequence[str], failed: Sequence[tuple[s
     Raises:
         ValueError: no article given.
     """
-    from lxml import html as lxml_html
-
     from pagesieve.article.model import Article
     from pagesieve.article.render import sanitise
 
@@ -338,20 +376,13 @@ def join_pages(articles: Sequence, urls: Sequence[str], failed: Sequence[tuple[s
     first = articles[0]
     if len(articles) == 1 and not failed:
         return first
-    repeats = repeated_lines([a.text for a in articles])
     texts = [first.text]
     parts = [_inner(first.html)]
     n = len(articles)
-    for k, (article, repeat) in enumerate(zip(articles[1:], repeats), 2):
-        texts.append("\n".join(line for line in article.text.split("\n") if " ".join(line.split()) not in repeat))
-        fragment = lxml_html.fragment_fromstring(article.html or "<div></div>", create_parent="div")
-        for child in list(fragment.iter()):
-            if child is fragment or child.getparent() is None:
-                continue
-            if child.tag in ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote") and \
-                    " ".join("".join(child.itertext()).split()) in repeat:
-                child.drop_tree()
-        parts.append(f"<hr><p><small>Page {k} of {n}</small></p>" + _inner(etree.tostring(fragment, encoding="unicode", method="html")))
+    for k, article in enumerate(articles[1:], 2):
+        html, text, _left_out = drop_repeated(article.html, article.text, [a.text for a in articles[:k - 1]])
+        texts.append(text)
+        parts.append(f"<hr><p><small>Page {k} of {n}</small></p>" + html)
     warnings = [w for a in articles for w in a.warnings]
     warnings += [f"page {u} could not be read: {why}" for u, why in failed]
     return Article(metadata=first.metadata, url=first.url, html=f"<div>{sanitise(''.join(parts))}</div>",

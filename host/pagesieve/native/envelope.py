@@ -20,7 +20,7 @@ MAX_ID_CHARS = 200
 """Longest string ``id`` accepted: every chunk of a chunked reply repeats the id, so a longer one
 could not fit the browser's 1 MiB limit (the extension's ids are short counters)."""
 
-MESSAGE_TYPES = ("ping", "learn", "clean", "history", "sites", "forget", "save", "library", "label", "labels", "part", "explain")
+MESSAGE_TYPES = ("ping", "learn", "clean", "history", "sites", "forget", "save", "library", "label", "labels", "part", "explain", "follow")
 """Request types."""
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from pagesieve.native.collector import collector_paused
 from pagesieve.native.envelope import PROTOCOL_VERSION, ErrorCode, ProtocolError, error_reply, parse_request
-from pagesieve.native.requests import clean, explain, forget, history, label, labels, learn, library, part, ping, save, sites
+from pagesieve.native.requests import clean, explain, follow, forget, history, label, labels, learn, library, part, ping, save, sites
 from pagesieve.native.session import Session
 
 log = logging.getLogger("pagesieve.host")
@@ -23,6 +23,7 @@ HANDLERS: dict[str, Callable[[Session, dict], dict | None]] = {
     "ping": ping.handle, "learn": learn.handle, "clean": clean.handle, "history": history.handle,
     "sites": sites.handle, "forget": forget.handle, "save": save.handle, "library": library.handle,
     "label": label.handle, "labels": labels.handle, "part": part.handle, "explain": explain.handle,
+    "follow": follow.handle,
 }
 """Request type -> its handler (one per :data:`~pagesieve.native.envelope.MESSAGE_TYPES`)."""
 

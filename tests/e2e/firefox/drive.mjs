@@ -24,6 +24,10 @@
 // PLAN.coldStart (optional): {url, rule, story}: run first, while nothing of the site is learned:
 // with the cold-start option on (and learning off for the site), "hide" on url; then with the
 // option off, "hide" again; whether rule and story are shown each time.
+// PLAN.pages (optional, issue 53): {urls, js, shots}: "reader" on each url (an article over
+// several pages), a wait for the reader to have followed its pages (the article's data-stopped),
+// then js (a function's text) on the page; for the first url, screenshots of the top, the page-2
+// mark and the end, named shots + "-top.png" and so on.
 // PLAN.prefs (optional): more Firefox preferences (the dark run of PLAN.ui sets the colour scheme).
 // PLAN.ui (optional): {url, scheme, toolbar}: on url, (toolbar: true) the button's state
 // (channel "pagesieve.toolbar") after hide, reader (the shortcuts' "toggle"), Esc, and the
@@ -305,6 +309,28 @@ try {
     await settings({ learn: {} });
     await page.close();
     out.coldStart = r;
+  }
+  if (plan.pages) {
+    out.pages_followed = [];
+    for (const [n, url] of plan.pages.urls.entries()) {
+      const page = await browser.newPage();
+      await page.goto(url, { waitUntil: "load" });
+      await loaded(url);
+      const answer = await run(url, "reader");
+      const root = "document.querySelector('pagesieve-reader').shadowRoot";
+      await waitFor(`the reader of ${url} to follow the article's pages`, () => page.evaluate(
+        `(() => { const a = document.querySelector('pagesieve-reader')?.shadowRoot.querySelector('article'); return a && a.dataset.stopped; })()`), 60);
+      const r = { url, answer, shown: await page.evaluate(`(${plan.pages.js})()`) };
+      if (n === 0 && plan.screenshots) {
+        await page.screenshot({ path: `${plan.screenshots}/${plan.pages.shots}-top.png` });
+        await page.evaluate(`${root}.querySelector('.page-mark[data-page="2"]').scrollIntoView({block: 'center'})`);
+        await page.screenshot({ path: `${plan.screenshots}/${plan.pages.shots}-mark.png` });
+        await page.evaluate(`(() => { const p = ${root}.querySelector('.page'); p.scrollTop = p.scrollHeight; })()`);
+        await page.screenshot({ path: `${plan.screenshots}/${plan.pages.shots}-end.png` });
+      }
+      out.pages_followed.push(r);
+      await page.close();
+    }
   }
   for (const [n, url] of plan.urls.entries()) {
     const page = await browser.newPage();

@@ -19,7 +19,9 @@ def handle(session: Session, message: dict) -> dict:
     "learn"?, "private"?, "reference"?}`` -> ``{"type": "cleaned", "mode", "hide": [node
     ids], "why": [reason per hidden id], "content": [node ids], "site", "site_pages", "model",
     "corrections", "learned", "reference", "warnings", "host_ms", "article"?}``; ``article``
-    (metadata, html, text) in reader mode only. ``why[k]`` is ``[stage, rule, evidence]``
+    (metadata, html, text, and ``next_page``: where the article goes on,
+    :meth:`pagesieve.article.pagination.NextPage.to_json`, which the extension follows with
+    ``follow`` requests) in reader mode only. ``why[k]`` is ``[stage, rule, evidence]``
     (:meth:`pagesieve.removal.Removal.compact`) of ``hide[k]``
     (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none; the layers over
     the page judged noise come last, each hidden whole (:func:`pagesieve.rules.layers.hidden_with_layers`). With
@@ -29,7 +31,7 @@ def handle(session: Session, message: dict) -> dict:
     extension, used when the store has no reference page for this one; the reply's
     ``reference`` is its URL when it was used, else ``null`` (docs/protocol.md)."""
     from pagesieve.explain import hidden_reasons
-    from pagesieve.extract import render_article, verdict_ids
+    from pagesieve.extract import next_page, render_article, verdict_ids
     from pagesieve.rules.layers import hidden_with_layers
 
     mode = message.get("mode", "hide")
@@ -42,6 +44,7 @@ def handle(session: Session, message: dict) -> dict:
         return judged
     page, site, rules, templates, model, analysis, keep, learned, warnings, parsed = judged
     if mode == "reader":
+        following = next_page(analysis, keep, seen=[page.url] if page.url else ())  # before the tree is pruned
         article = render_article(analysis, keep)
         content_ids, noise_ids = article.content_ids, article.noise_ids
     else:
@@ -62,6 +65,7 @@ def handle(session: Session, message: dict) -> dict:
     if mode == "reader":
         data = article.to_dict()
         reply["article"] = {k: v for k, v in data.items() if k not in ("content_ids", "noise_ids", "warnings")}
+        reply["article"]["next_page"] = following.to_json()
     return reply
 
 
