@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -14,7 +15,7 @@ from pagesieve.article.pagination import page_step
 from pagesieve.fetch import FetchError, fetch_page
 from pagesieve.multipage import read_pages
 
-from pagination_fixtures import Server, paragraph  # tests/ is on sys.path (pytest rootdir-relative imports)
+from pagination_fixtures import STANDFIRST, Server, paragraph  # tests/ is on sys.path (pytest rootdir-relative imports)
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +149,31 @@ def test_fetch_errors_are_clear(site):
         fetch_page("ftp://127.0.0.1/x")
     with pytest.raises(FetchError, match="too large"):
         fetch_page(site.base + "/storm-series", max_bytes=1000)
+
+
+def test_save_all_pages_keeps_the_whole_article_in_every_format_and_the_index(site, tmp_path):
+    from pagesieve.cli import main
+    from pagesieve.library.catalog import Library
+    from pagesieve.library.export import export_entry
+
+    folder = tmp_path / "library"
+    assert main(["save", site.base + "/storm-series", "--all-pages", "--dir", str(folder)]) == 0
+    with Library(folder) as library:
+        entry = library.find(site.base + "/storm-series")
+        assert entry is not None and entry.title == "The last ferry of the old harbour"
+        hits = library.search("eighteen 18")  # words of the last paragraph, on page 3 only
+        assert [h.entry.id for h in hits] == [entry.id]
+        markdown = entry.md_path.read_text(encoding="utf-8")
+        html = entry.html_path.read_text(encoding="utf-8")
+        epub = export_entry(entry, "epub", tmp_path)
+    with zipfile.ZipFile(epub) as book:
+        chapters = " ".join(book.read(n).decode("utf-8") for n in book.namelist() if n.endswith((".xhtml", ".html")))
+    for text in (markdown, html, chapters):
+        assert [k for k in range(1, 19) if f"Paragraph {k} of the ferry story" in text] == list(range(1, 19))
+        assert text.count(STANDFIRST) == 1
+    # without --all-pages, the page alone
+    alone = tmp_path / "alone"
+    assert main(["save", site.base + "/storm-series", "--dir", str(alone)]) == 0
+    with Library(alone) as library:
+        markdown = library.find(site.base + "/storm-series").md_path.read_text(encoding="utf-8")
+    assert "Paragraph 6 of" in markdown and "Paragraph 7 of" not in markdown

@@ -2,7 +2,8 @@
 
 ::
 
-    pagesieve save PATH|- [--url URL] [--tag T ...] [--dir DIR]    prints the two files written
+    pagesieve save PATH|URL|- [--url URL] [--all-pages] [--tag T ...] [--dir DIR]
+                                                                    prints the two files written
     pagesieve saved [QUERY] [--dir DIR] [--json] [--limit N] [--offset N]
     pagesieve saved --rebuild [--dir DIR]                           rebuild the index from the files
     pagesieve saved --delete ID [--dir DIR]                         move an article's files to the trash
@@ -30,8 +31,10 @@ def add_dir_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_save_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``save`` options."""
-    parser.add_argument("path", help="HTML file of the page, or - for standard input")
+    parser.add_argument("path", help="HTML file of the page, its http(s) address, or - for standard input")
     parser.add_argument("--url", default=None, help="the page URL (resolves relative links; saving the same URL again updates it)")
+    parser.add_argument("--all-pages", action="store_true",
+                        help="an article over several pages: follow its next pages from the web and save them all as one")
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="a tag for the article (repeat for more)")
     add_dir_argument(parser)
 
@@ -54,16 +57,50 @@ def add_saved_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def save_main(args: argparse.Namespace) -> int:
-    """Save one page; prints the Markdown and HTML paths, one per line."""
-    from pagesieve.library.save import save_page
+    """Save one page (or, with ``--all-pages``, the article over all its pages,
+    :func:`pagesieve.multipage.read_pages`); prints the Markdown and HTML paths, one per line,
+    and on standard error what was saved (and each page read).
 
-    if args.path == "-":
-        source: bytes | str = sys.stdin.buffer.read()
+    Raises:
+        UsageError: ``--all-pages`` without an address. FetchError: the address cannot be read.
+        InputError, ReadError, LibraryError: as :func:`~pagesieve.library.save.save_page`.
+    """
+    from pagesieve.errors import UsageError
+    from pagesieve.extract_cli import is_address
+    from pagesieve.library.save import save_article, save_page
+
+    url = args.url
+    if is_address(args.path):
+        from pagesieve.fetch import fetch_page
+
+        fetched = fetch_page(args.path)
+        source: bytes | str = fetched.body
+        url = url or fetched.final_url
+    elif args.path == "-":
+        source = sys.stdin.buffer.read()
         if not source:
             raise InputError("standard input is empty: nothing to save")
     else:
         source = args.path
-    saved = save_page(source, url=args.url, folder=args.dir, tags=args.tag)
+    if args.all_pages:
+        if not url:
+            raise UsageError("--all-pages reads the next pages from the web: give an address, or the page's --url")
+        from pagesieve.extract_cli import read_source
+        from pagesieve.fetch import fetch_page
+        from pagesieve.multipage import read_pages
+
+        def fetch(address: str) -> tuple[bytes, str]:
+            page = fetch_page(address)
+            return page.body, page.final_url
+
+        data = source if isinstance(source, bytes) else read_source(source)
+        read = read_pages(data, url, fetch, progress=lambda line: print(f"pagesieve: {line}", file=sys.stderr))
+        for warning in read.article.warnings:
+            print(f"pagesieve: warning: {warning}", file=sys.stderr)
+        print(f"pagesieve: {max(1, len(read.article.pages))} page(s) read; {read.stopped}", file=sys.stderr)
+        saved = save_article(read.article, args.dir, args.tag, url=url)
+    else:
+        saved = save_page(source, url=url, folder=args.dir, tags=args.tag)
     print(saved.md_path)
     print(saved.html_path)
     what = "updated the article saved before from this URL" if saved.updated else "saved"
