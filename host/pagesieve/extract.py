@@ -153,8 +153,15 @@ LISTING_ITEMS = 3
 """Kept blocks that are each one link, from which a page may be a listing (:func:`next_page`)."""
 
 
+ONE_LINK_MAX_CHARS = 300
+"""Characters of a block's text above which it is not one link's text (a post's title or "Read
+more" is far shorter): such a block's links are not read (:func:`_one_link`)."""
+
+
 def _one_link(block: Block) -> bool:
     """True if the block's own text is the text of one link inside it (a post's title)."""
+    if not block.text or len(block.text) > ONE_LINK_MAX_CHARS or next(block.element.iter("a"), None) is None:
+        return False
     text = " ".join(block.text.split())
     if not text:
         return False

@@ -65,6 +65,17 @@ _SINGLE_QUERY = {("view", "all"), ("page", "all"), ("single", "1"), ("showall", 
 """Query parameters of a whole-article or print view (``?view=all``, ``?pagewanted=all`` of the
 New York Times, ``?singlepage=1`` of Ars Technica's archive, ``?print=1``)."""
 
+_SINGLE_HINT_RE = re.compile(r"all|print|single|full|onepage", re.IGNORECASE)
+"""A cheap first test of an address: one without any of these words is no whole-article view
+(:data:`_SINGLE_QUERY`, :data:`_SINGLE_PATH_RE`) and is not parsed."""
+
+_HREFS = etree.XPath("//a/@href")
+"""The addresses of the page's links (read by libxml2)."""
+
+_NUMBERED_LINKS = etree.XPath("//a[translate(@href, '0123456789', '') != @href]")
+"""The page's links whose address holds a digit: the only ones that can name a page number
+(:func:`page_step`, :func:`_numbered`); picked by libxml2."""
+
 _SINGLE_PATH_RE = re.compile(r"/(?:all|print|single|singlepage|single-page|full|fullpage)/?$", re.IGNORECASE)
 """A path of a whole-article or print view (``/story/all/``, ``/story/print``)."""
 
@@ -140,9 +151,9 @@ def single_page_version(root: etree._Element, url: str) -> str | None:
     (:data:`_SINGLE_QUERY`, :data:`_SINGLE_PATH_RE`): the same host and, but for that
     parameter or last segment, this page's path; else ``None``."""
     own = urlsplit(clean_url(url))
-    for a in root.iter("a"):
-        href = (a.get("href") or "").strip()
-        if not href or href.startswith(("#", "javascript:", "mailto:")):
+    for href in _HREFS(root):
+        href = href.strip()
+        if not _SINGLE_HINT_RE.search(href) or href.startswith(("#", "javascript:", "mailto:")):
             continue
         target = clean_url(urljoin(url, href))
         if not _same_origin(url, target) or target == clean_url(url):
@@ -285,7 +296,7 @@ def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, 
 
     if rel_next:
         judge(urljoin(url, rel_next.strip()), "", "rel-next")
-    for a in root.iter("a"):
+    for a in _NUMBERED_LINKS(root):  # an address without a digit names no page number
         href = (a.get("href") or "").strip()
         if not href or href.startswith(("#", "javascript:", "mailto:")):
             continue
