@@ -132,7 +132,7 @@ def _rel_next(root) -> str | None:
     return None
 
 
-def next_page(analysis: Analysis, keep: list[bool], seen=()):
+def next_page(analysis: Analysis, keep: list[bool], seen=(), whole_view: bool = True):
     """Where the article of a judged page goes on (:func:`pagesieve.article.pagination.find_next_page`):
     read from the tree before :func:`render_article` prunes it. Links inside the sections the
     comment rule removed are older comments; the page is a listing when at least
@@ -143,10 +143,14 @@ def next_page(analysis: Analysis, keep: list[bool], seen=()):
 
     kept = [b for b in analysis.blocks if keep[b.index] and b.chars]
     kept_chars = sum(b.chars for b in kept)
-    items = sum(1 for b in kept if _one_link(b))
-    listing = items >= LISTING_ITEMS and items * 3 > len(kept)
+
+    def listing() -> bool:  # counted only when a link could be followed
+        items = sum(1 for b in kept if _one_link(b))
+        return items >= LISTING_ITEMS and items * 3 > len(kept)
+
     comments = [analysis.blocks[i].element for i, r in analysis.removals.reasons.items() if r.rule == "comment-section"]
-    return find_next_page(analysis.page.root, analysis.page.url, analysis.rel_next, kept_chars, listing, seen, comments)
+    return find_next_page(analysis.page.root, analysis.page.url, analysis.rel_next, kept_chars, listing, seen, comments,
+                          whole_view)
 
 
 LISTING_ITEMS = 3

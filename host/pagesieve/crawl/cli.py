@@ -8,6 +8,7 @@
     pagesieve batch CRAWL/ --out clean/ --resume              skip the parts already written
     pagesieve batch CRAWL/ --out tpl/ --learn-only            templates.parquet only (for datatrove)
     pagesieve batch big.warc.gz --out clean/ --part-records 100   parts of 100 records: workers share the file
+    pagesieve batch CRAWL/ --out clean/ --join-pages          also articles.parquet: an article's pages joined
 
 See :mod:`pagesieve.crawl.job` for the passes and ``docs/crawl.md`` for the output.
 """
@@ -74,6 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--part-records", type=_positive, default=PART_RECORDS, metavar="N",
                         help=f"cut each input file into parts of at most N records, so that workers share a file "
                              f"(default: {PART_RECORDS})")
+    parser.add_argument("--join-pages", action="store_true",
+                        help="also write articles.parquet: one row per article, its pages joined where the crawl holds "
+                             "them (the parts keep one row per record)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -87,7 +91,7 @@ def main(args: argparse.Namespace) -> int:
         inputs=list(args.inputs), out_dir=args.out, fmt=args.format, markdown=args.markdown, kinds=args.templates,
         resume=args.resume, learn_only=args.learn_only, single_page=args.single_page, scheduler=args.scheduler,
         workers=args.workers, max_record_bytes=args.max_record_mib * 1024 * 1024, page_timeout=args.page_timeout or None,
-        part_records=args.part_records, progress=not args.no_progress,
+        part_records=args.part_records, progress=not args.no_progress, join_pages=args.join_pages,
     )
     try:
         summary = run_batch(opts)

@@ -77,6 +77,8 @@ class BatchOptions:
         (:data:`~pagesieve.crawl.guard.PAGE_TIMEOUT`; ``None`` or 0: no limit).
         part_records: response records per part (:data:`~pagesieve.crawl.parts.PART_RECORDS`).
         progress: draw the progress bar on standard error.
+        join_pages: also write ``articles.parquet`` (or ``.jsonl.gz``), one row per article,
+        an article's pages joined where the crawl holds them (:mod:`pagesieve.crawl.articles`).
     """
 
     inputs: list[str]
@@ -93,6 +95,7 @@ class BatchOptions:
     page_timeout: float | None = PAGE_TIMEOUT
     part_records: int = PART_RECORDS
     progress: bool = True
+    join_pages: bool = False
 
 
 @dataclass
@@ -121,6 +124,8 @@ class BatchSummary:
     seconds_total: float = 0.0
     max_rss_mib_per_worker: dict[str, float] = field(default_factory=dict)
     out_dir: str = ""
+    articles: int | None = None  # with --join-pages: rows of the articles file
+    articles_joined: int | None = None  # of those, articles of several pages
 
     @property
     def pages_per_second(self) -> float:
@@ -156,6 +161,8 @@ class BatchSummary:
         )
         if self.max_rss_mib_per_worker:
             out.append("peak RSS per worker: " + ", ".join(f"{v:.0f} MiB" for v in self.max_rss_mib_per_worker.values()))
+        if self.articles is not None:
+            out.append(f"articles: {self.articles} ({self.articles_joined} over several pages, joined)")
         out.append(f"output: {self.out_dir}")
         return out
 
@@ -607,6 +614,11 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
         _remove_judged(out_dir, [p.name for p in parts if part_done(out_dir, p.name, opts.fmt)])
         _sum_parts(summary, all_stats)
         _write_sites(out_dir / SITES_FILE, all_stats, learned_counts)
+        if opts.join_pages:
+            from pagesieve.crawl.articles import join_pages
+
+            written = [part_path(out_dir, p.name, opts.fmt) for p in parts if part_done(out_dir, p.name, opts.fmt)]
+            summary.articles, summary.articles_joined = join_pages(out_dir, opts.fmt, written)
         summary.seconds_total = round(time.perf_counter() - t0, 3)
         write_json(out_dir / SUMMARY_FILE, summary.to_dict())
         return summary

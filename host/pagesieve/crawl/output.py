@@ -49,6 +49,7 @@ PAGE_SCHEMA = pa.schema([
     pa.field("n_chars", pa.int32()),
     pa.field("template", pa.bool_()),
     pa.field("error", pa.string()),
+    pa.field("next_page", pa.string()),
 ])
 """One row per response record of the input (see ``docs/crawl.md`` for each column)."""
 
@@ -211,14 +212,18 @@ class PartWriter:
 def read_part(path: Path) -> pa.Table:
     """A part file (Parquet or gzipped JSON lines) as a table of :data:`PAGE_SCHEMA`."""
     if path.name.endswith(".parquet"):
-        return pq.read_table(path, schema=PAGE_SCHEMA)
+        table = pq.read_table(path)
+        for name in PAGE_SCHEMA.names:  # a part of an older version: a column it did not have is null
+            if name not in table.column_names:
+                table = table.append_column(PAGE_SCHEMA.field(name), pa.nulls(table.num_rows, PAGE_SCHEMA.field(name).type))
+        return table.select(PAGE_SCHEMA.names).cast(PAGE_SCHEMA)
     rows = []
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
             row = json.loads(line)
             if row.get("warc_date"):
                 row["warc_date"] = datetime.fromisoformat(row["warc_date"])
-            rows.append(row)
+            rows.append({name: row.get(name) for name in PAGE_SCHEMA.names})
     return pa.Table.from_pylist(rows, schema=PAGE_SCHEMA)
 
 

@@ -98,7 +98,7 @@ def _row(item: WarcPage | Skipped, site: str | None) -> dict:
     return {
         "url": item.url, "warc_record_id": item.record_id, "warc_date": item.date, "site": site,
         "title": None, "author": None, "published": None, "language": None, "text": None,
-        "markdown": None, "n_chars": None, "template": False, "error": None,
+        "markdown": None, "n_chars": None, "template": False, "error": None, "next_page": None,
     }
 
 
@@ -106,8 +106,16 @@ def _fields(analysis, keep: list[bool], template: bool, markdown: bool) -> dict:
     """The article fields of a judged page. Without ``markdown`` no article is rendered: the
     text is :func:`~pagesieve.article.render.blocks_text` of the body's verdicts
     (:func:`~pagesieve.article.header.split_header`), as
-    :func:`~pagesieve.extract.render_article` makes it, and the metadata was read before."""
+    :func:`~pagesieve.extract.render_article` makes it, and the metadata was read before.
+    ``next_page`` is the address the page's pager or ``rel=next`` gives for the article's next
+    page (:func:`pagesieve.extract.next_page`, without the single-page view), or ``None``."""
+    from pagesieve.extract import next_page
+
     meta = analysis.metadata
+    url = analysis.page.url
+    # where the article goes on, read before render_article prunes the tree (issue 53; batch
+    # --join-pages joins the rows by it)
+    following = next_page(analysis, keep, seen=[url], whole_view=False).url if url else None
     if markdown:
         from pagesieve.extract import render_article
 
@@ -118,7 +126,7 @@ def _fields(analysis, keep: list[bool], template: bool, markdown: bool) -> dict:
         body = split_header(analysis.blocks, keep, meta.title, meta.byline, meta.published)[0]
         text, md = blocks_text(analysis.blocks, body), None
     return {"title": meta.title or None, "author": meta.byline, "published": meta.published, "language": meta.language,
-            "text": text, "n_chars": len(text), "template": template, "markdown": md}
+            "text": text, "n_chars": len(text), "template": template, "markdown": md, "next_page": following}
 
 
 def extract_html(html: str, url: str | None, templates: SiteLearning | None, kinds: Iterable[str] = DEFAULT_KINDS,
@@ -132,7 +140,7 @@ def extract_html(html: str, url: str | None, templates: SiteLearning | None, kin
         (default: the shipped one that suits the page).
 
     Returns:
-        ``({title, author, published, language, text, markdown, n_chars, template}, removed)``.
+        ``({title, author, published, language, text, markdown, n_chars, template, next_page}, removed)``.
 
     Raises:
         InputError: nothing parseable. Any error of the extractor itself propagates.
