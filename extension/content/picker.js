@@ -161,10 +161,20 @@
     await remember(reply.site, reply.corrections);
     await reapply();
     const verb = label === "noise" ? "hide" : "keep";
-    let text = `Saved: ${verb} ${reply.label.signature} on ${reply.site}.`;
+    let text = `Saved: ${verb} ${reply.label.signature} on ${reply.site}. ${reachText(reply.reach)}`;
     if (reply.replaced) text += ` It replaces your earlier “${reply.replaced.label === "noise" ? "hide" : "keep"}” of the same kind of block.`;
     ps.toast(text, true);
     return reply;
+  }
+
+  // How far the correction reaches, as the host counted it (the "reach" of the label reply):
+  // the learned pages of the site that hold the same kind of block.
+  function reachText(reach) {
+    if (!reach) return "";
+    const where = reach.anchored ? " (where the same text appears)" : "";
+    if (reach.pages > 1) return `It reaches ${reach.pages} of the ${reach.site_pages} pages of this site seen so far${where}, and later pages like them.`;
+    if (reach.site_pages > 1) return `It reaches this page only: none of the other ${reach.site_pages - 1} pages of this site seen so far has it.`;
+    return "It reaches this page, the first of this site seen so far.";
   }
 
   async function undoCorrection() {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -639,8 +640,12 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
                                                    promo="Our newsletter brings the harbour news to your inbox every morning."))
     worker = chromium_context.service_workers[0]
     visible = "(text) => [...document.querySelectorAll('p')].filter((p) => p.textContent.includes(text)).every((p) => p.checkVisibility())"
+    # the site's template has seen the other page: learned before the correction (issue 54's reach)
+    first = open_page(chromium_context, f"{server}/harbour/ferry/")
+    assert chromium_context.pagesieve_send(first, {"type": "pagesieve.learn"})["ok"]
+    first.close()
     page = open_page(chromium_context, f"{server}/harbour/wall/")
-    page.wait_for_timeout(1000)  # learn-on-load
+    assert chromium_context.pagesieve_send(page, {"type": "pagesieve.learn"})["ok"]  # (or learned on load already)
     page.click("text=weekend edition", button="right")  # the content script notes what was right-clicked
     started = worker.evaluate(
         "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
@@ -658,6 +663,10 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
     page.wait_for_function("() => !document.querySelector('.promo').checkVisibility()", timeout=20000)
     note = page.evaluate("() => document.querySelector('pagesieve-ui[data-kind=toast]').shadowRoot.textContent")
     assert "Saved: hide" in note and "127.0.0.1" in note
+    # how far it reaches: both harbour pages hold the promo box (and other pages of this test site may)
+    reach = re.search(r"It reaches (\d+) of the (\d+) pages of this site seen so far", note)
+    assert reach and 2 <= int(reach[1]) <= int(reach[2]), note
+    page.screenshot(path=str(artifacts / "chromium-correction-reach.png"))
     assert page.evaluate(visible, "Engineers told the meeting")
     assert not page.evaluate(visible, "Subscribe now")
 

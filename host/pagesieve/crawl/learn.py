@@ -117,7 +117,7 @@ def part_summaries(path: str | Path, sites: set[str] | frozenset[str], max_recor
         seen.add(key)
         try:
             text, _codec = decode_html(item.body, item.charset)
-            summary = summarise(parse_html(text, url=item.url), fingerprints=fingerprints)
+            summary = summarise(parse_html(text, url=item.url), fingerprints=fingerprints, shapes=False)
         except Exception:  # noqa: BLE001 - counted by the extract pass, which meets the same page
             continue
         yield site, key, summary

@@ -227,7 +227,7 @@ def judge_record(page: WarcPage, markdown: bool = False, facts: bool = False, le
         summary = None
         if learn and parsed is not None:  # learned as the learn pass alone would learn it
             try:
-                summary = summarise(parse_html(text, url=page.url), fingerprints=fingerprints)
+                summary = summarise(parse_html(text, url=page.url), fingerprints=fingerprints, shapes=False)
             except Exception:  # noqa: BLE001 - not learned, as there
                 summary = None
         return row, None, None, summary
@@ -238,7 +238,7 @@ def judge_record(page: WarcPage, markdown: bool = False, facts: bool = False, le
     summary = None
     if learn:  # the leaves of the facts are the summary's page leaves: read once
         leaves = [(tag, text) for tag, text, _owner in page_facts_.leaves] if page_facts_ is not None else None
-        summary = summarise(parsed, blocks, fingerprints=fingerprints, leaves=leaves)
+        summary = summarise(parsed, blocks, fingerprints=fingerprints, leaves=leaves, shapes=False)
     if page_facts_ is not None and fingerprints:
         page_facts_.fingerprints = summary.fingerprints if summary is not None else block_fingerprints(blocks)
     row.update(_fields(analysis, keep, False, markdown))

@@ -7,9 +7,11 @@ leaf or a block fingerprint learned from one page is computed the same way on th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, field
 
 from pagesieve.blocks.segment import Block, segment
+from pagesieve.corrections.signature import PathIndex
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.templates.diff import block_fingerprints
@@ -29,16 +31,36 @@ class PageSummary:
             (:func:`~pagesieve.templates.library.block_texts`).
         fingerprints: the fingerprint of every block subtree (seed 004, see
             :func:`~pagesieve.templates.diff.block_fingerprints`).
+        shapes: the distinct :func:`shape_key` of its blocks' tag paths (what a correction
+            names, :mod:`pagesieve.corrections.signature`), so that the store can tell on how
+            many of the site's pages a corrected kind of block appears (its *reach*, issue 54).
     """
 
     site: str | None
     url: str | None
     leaves: list[tuple[str, str]]
     fingerprints: list[int]
+    shapes: list[bytes] = field(default_factory=list)
+
+
+def shape_key(path_key: str) -> bytes:
+    """The stored form of a block's tag path (:attr:`Signature.key
+    <pagesieve.corrections.signature.Signature.key>`): BLAKE2b, 8 bytes. Two paths share a key
+    exactly when they are equal (up to hash collisions, about one in 2^64 per pair); the store
+    keeps the hash, not the class names."""
+    return hashlib.blake2b(path_key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+
+
+def page_shapes(page: Page, blocks: list[Block]) -> list[bytes]:
+    """The distinct :func:`shape_key` of the tag paths of ``blocks`` (the body's own block left
+    out), sorted. ``page`` must be pre-processed and ``blocks`` its segmentation. Cost: one step
+    per element (:class:`~pagesieve.corrections.signature.PathIndex` memoises on the parent)."""
+    paths = PathIndex(page)
+    return sorted({shape_key(" > ".join(paths.path(b.element))) for b in blocks if b.parent >= 0})
 
 
 def summarise(page: Page, blocks: list[Block] | None = None, fingerprints: bool = True,
-              leaves: list[tuple[str, str]] | None = None) -> PageSummary:
+              leaves: list[tuple[str, str]] | None = None, shapes: bool = True) -> PageSummary:
     """The :class:`PageSummary` of ``page``.
 
     Args:
@@ -49,6 +71,8 @@ def summarise(page: Page, blocks: list[Block] | None = None, fingerprints: bool 
         leaves: :func:`~pagesieve.templates.library.page_leaves` of ``blocks[0].element``
             when the caller has read them already (with ``blocks`` only), so that they are not
             read twice.
+        shapes: compute :func:`page_shapes` (False: an empty list, for a crawl, which makes
+            no corrections).
     """
     if blocks is None:
         preprocess(page)
@@ -60,4 +84,5 @@ def summarise(page: Page, blocks: list[Block] | None = None, fingerprints: bool 
         url=page.url,
         leaves=(leaves + block_texts(blocks)) if blocks else [],
         fingerprints=block_fingerprints(blocks) if fingerprints else [],
+        shapes=page_shapes(page, blocks) if shapes and blocks else [],
     )

@@ -14,7 +14,10 @@ What is kept per site (and nothing else):
   their text;
 - counters: pages learned, bytes used, when the site was last used;
 - a 16-byte hash of each learned page's URL (:func:`url_key`), so that a page visited again
-  is not learned again (reloading one article must not turn it into the site's template).
+  is not learned again (reloading one article must not turn it into the site's template);
+- per kind of block (an 8-byte hash of its tag path, :func:`~pagesieve.templates.learn.shape_key`),
+  the number of learned pages that held it: how far a correction on that kind of block reaches
+  (:meth:`TemplateStore.shape_pages`, issue 54). At most :data:`MAX_SITE_SHAPES` per site.
 
 Safety:
 
@@ -50,7 +53,7 @@ from pagesieve.errors import TemplateStoreError
 from pagesieve.storage.sqlite_schema import migrate, open_database, write_transaction
 from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.library import LeafEntry, TemplateLibrary
-from pagesieve.templates.learn import PageSummary
+from pagesieve.templates.learn import PageSummary, shape_key
 from pagesieve.templates.sst import SiteStyleTree
 from pagesieve.templates.urls import url_similarity
 
@@ -111,6 +114,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (site, url_hash)
     ) WITHOUT ROWID;
     """,
+    # version 3: per kind of block (a hash of its tag path), the learned pages that held it, so
+    # that a correction can say how far it reaches (issue 54); pages learned before start at 0
+    """
+    CREATE TABLE shapes (
+        site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
+        shape BLOB NOT NULL,
+        pages INTEGER NOT NULL,
+        PRIMARY KEY (site, shape)
+    ) WITHOUT ROWID;
+    """,
 )
 """Schema scripts; script ``k`` takes a store from version ``k`` to ``k + 1``."""
 
@@ -118,6 +131,10 @@ MAX_VISITS = 10000
 """URL hashes of learned pages kept per site (the newest), so that a page seen again is skipped."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+MAX_SITE_SHAPES = 20000
+"""Kinds of block counted per site; past it those seen on the fewest pages are dropped (a
+site's pages share a few hundred tag paths; thousands come only from generated markup)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +342,19 @@ class TemplateStore:
                         "INSERT INTO leaves (site, kind, seq, tag, text, frequency) VALUES (?, ?, ?, ?, ?, ?)",
                         [(site, _KIND_BATCH, k, e.tag, e.text, e.frequency) for k, e in enumerate(library.cache) if k >= len(before)],
                     )
+                if summary.shapes:
+                    db.executemany(
+                        "INSERT INTO shapes (site, shape, pages) VALUES (?, ?, 1) "
+                        "ON CONFLICT (site, shape) DO UPDATE SET pages = pages + 1",
+                        [(site, shape) for shape in summary.shapes],
+                    )
+                    extra = db.execute("SELECT COUNT(*) FROM shapes WHERE site = ?", (site,)).fetchone()[0] - MAX_SITE_SHAPES
+                    if extra > 0:
+                        db.execute(
+                            "DELETE FROM shapes WHERE site = ? AND shape IN "
+                            "(SELECT shape FROM shapes WHERE site = ? ORDER BY pages, shape LIMIT ?)",
+                            (site, site, extra),
+                        )
                 if summary.url:
                     db.execute(
                         "INSERT OR REPLACE INTO refs (site, url, seen, fingerprints) VALUES (?, ?, ?, ?)",
@@ -350,7 +380,8 @@ class TemplateStore:
     def _site_bytes(db: sqlite3.Connection, site: str) -> int:
         text = db.execute("SELECT COALESCE(SUM(LENGTH(CAST(text AS BLOB)) + LENGTH(tag) + 8), 0) FROM leaves WHERE site = ?", (site,)).fetchone()[0]
         refs = db.execute("SELECT COALESCE(SUM(LENGTH(fingerprints) + LENGTH(url)), 0) FROM refs WHERE site = ?", (site,)).fetchone()[0]
-        return int(text + refs)
+        shapes = db.execute("SELECT COUNT(*) * 16 FROM shapes WHERE site = ?", (site,)).fetchone()[0]
+        return int(text + refs + shapes)
 
     @staticmethod
     def _cap_entries(db: sqlite3.Connection, site: str, library: TemplateLibrary) -> None:
@@ -405,6 +436,35 @@ class TemplateStore:
         """
         try:
             row = self._db.execute("SELECT 1 FROM refs WHERE site = ? AND url IS NOT ? LIMIT 1", (site, url)).fetchone()
+        except sqlite3.Error as exc:
+            raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
+        return row is not None
+
+    def shape_pages(self, site: str, path_key: str) -> int:
+        """Learned pages of ``site`` that held a block with the tag path ``path_key``
+        (:attr:`Signature.key <pagesieve.corrections.signature.Signature.key>`): how far a
+        correction on that kind of block reaches among the pages seen (0 when none, or when
+        the pages were learned before the store counted shapes, schema version 3).
+
+        Raises:
+            TemplateStoreError: the store cannot be read.
+        """
+        try:
+            row = self._db.execute("SELECT pages FROM shapes WHERE site = ? AND shape = ?",
+                                   (site, shape_key(path_key))).fetchone()
+        except sqlite3.Error as exc:
+            raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
+        return row[0] if row else 0
+
+    def has_learned(self, site: str, url: str) -> bool:
+        """True when the page at ``url`` (as :func:`url_key` reads it) is among the pages
+        learned for ``site`` (the newest :data:`MAX_VISITS`).
+
+        Raises:
+            TemplateStoreError: the store cannot be read.
+        """
+        try:
+            row = self._db.execute("SELECT 1 FROM visits WHERE site = ? AND url_hash = ?", (site, url_key(url))).fetchone()
         except sqlite3.Error as exc:
             raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
         return row is not None

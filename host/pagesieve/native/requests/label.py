@@ -11,7 +11,8 @@ def handle(session: Session, message: dict) -> dict:
 
     ``{"snapshot", "node": id, "label": "noise"|"content", "snippets"?: bool}`` (refused with
     ``"private": true``: nothing of a private window is stored) ->
-    ``{"type": "labelled", "label": {...}, "replaced": {...}|null, "site", "corrections": n}``;
+    ``{"type": "labelled", "label": {...}, "replaced": {...}|null, "site", "corrections": n,
+    "reach": {...}}`` (:func:`reach_of`);
     the label is on disk before the reply is sent. ``{"undo": true, "site"?}`` ->
     ``{"type": "unlabelled", "removed": {...}|null, "restored": {...}|null, "site"}``.
     Either way the personal model is retrained in the background.
@@ -61,4 +62,30 @@ def handle(session: Session, message: dict) -> dict:
         raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
     session.retrainer.request()
     return {"type": "labelled", "site": site, "label": {**stored.summary(), "node": analysis.blocks[block].node_id},
-            "replaced": replaced.summary() if replaced else None, "corrections": count}
+            "replaced": replaced.summary() if replaced else None, "corrections": count,
+            "reach": reach_of(session, stored, page.url)}
+
+
+def reach_of(session: Session, label, url: str | None) -> dict:
+    """How far the correction ``label`` (made on the page at ``url``) reaches among the pages of
+    its site the host has learned (issue 54): ``{"pages": n, "site_pages": m, "anchored": bool}``.
+
+    ``n`` is the learned pages holding a block of the label's kind (its tag path, counted by
+    :meth:`~pagesieve.templates.store.TemplateStore.shape_pages`), the page itself counted once
+    whether it was learned or not; ``m`` the site's learned pages (at least ``n``). The rule
+    applies to every page of that kind, these and later ones; an ``anchored`` label only where
+    the same text is found too (:mod:`pagesieve.corrections.rules`). A store that cannot be
+    read gives ``n = 1, m = 1``: the reach is then unknown, and the reply still says "saved".
+    """
+    from pagesieve.errors import TemplateStoreError
+
+    pages, site_pages = 1, 1
+    try:
+        store = session.store()
+        seen = store.shape_pages(label.site, label.signature.key)
+        learned = bool(url) and store.has_learned(label.site, url)
+        pages = max(1, seen + (0 if learned else 1))
+        site_pages = max(pages, store.site_pages(label.site) + (0 if learned else 1))
+    except (TemplateStoreError, ProtocolError):
+        pass
+    return {"pages": pages, "site_pages": site_pages, "anchored": label.anchor is not None}
