@@ -47,7 +47,8 @@ channels.define("host", (message, sender) => forward(sender, message.request, me
 // The popup's host and site lines: {ok: true, version, personal} (ping; personal: what the host
 // says of the personal model, e.g. its rebuild after an upgrade, docs/protocol.md "ping"), and with {url} of a web page
 // what the host holds of its site: {site, pages} (history: the pages its template learned from)
-// and {corrections} (labels: the user's active corrections there); or why the host cannot be
+// and {corrections, reach} (labels: the user's active corrections there, and the widest reach
+// of them: {pages, site_pages}); or why the host cannot be
 // reached ({ok: false, error, hostMissing, install}).
 channels.define("status", async (message) => {
   let pong;
@@ -62,7 +63,10 @@ channels.define("status", async (message) => {
     const history = await host.request("history", { url: message.url });
     if (!history.ok || !history.site) return status;
     const labels = await host.request("labels", { site: history.site });
-    return { ...status, site: history.site, pages: history.pages, corrections: labels.ok ? labels.sites[history.site] || 0 : undefined };
+    if (!labels.ok) return { ...status, site: history.site, pages: history.pages };
+    // how far the site's corrections reach: the widest of them, among the site's pages seen
+    const widest = labels.labels.reduce((best, lab) => (lab.reach && (!best || lab.reach.pages > best.pages) ? lab.reach : best), null);
+    return { ...status, site: history.site, pages: history.pages, corrections: labels.sites[history.site] || 0, reach: widest };
   } catch (error) {
     return status;  // the host answered the ping: what it holds of the site is left out
   }

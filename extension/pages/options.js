@@ -120,7 +120,8 @@ async function renderCorrections() {
   showRows($("corrections"), $("correctionsStatus"), reply.labels.length > 0);
   for (const lab of reply.labels) {
     const tr = document.createElement("tr");
-    for (const value of [lab.site, lab.label === "noise" ? "hide" : "keep", lab.signature, lab.snippet || ""]) {
+    const reach = !lab.reach ? "" : lab.reach.pages > 1 ? `${lab.reach.pages} of ${lab.reach.site_pages} pages` : "its page";
+    for (const value of [lab.site, lab.label === "noise" ? "hide" : "keep", lab.signature, reach, lab.snippet || ""]) {
       const td = document.createElement("td");
       td.textContent = String(value);
       tr.append(td);

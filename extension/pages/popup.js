@@ -41,10 +41,17 @@ function showSite(site, pages) {
     : `Nothing learned of ${site} yet: its template grows as you read it.`;
 }
 
-function showCorrections(site, count) {
-  $("fixes").textContent = count
-    ? `${plural(count, "correction", "corrections")} of yours apply on ${site}.`
+// The corrections line: how many apply on the site and, when the host said, how far the widest
+// of them reaches among the site's pages seen (the "reach" of the labels reply).
+function showCorrections(site, count, reach) {
+  let text = count
+    ? `${plural(count, "correction", "corrections")} of yours ${count === 1 ? "applies" : "apply"} on ${site}.`
     : "Something wrong? Right-click it: Hide this, or Keep this.";
+  if (count && reach) {
+    text += reach.pages > 1 ? ` ${count === 1 ? "It reaches" : "The widest reaches"} ${reach.pages} of the ${reach.site_pages} pages seen.`
+      : ` ${count === 1 ? "It reaches" : "Each reaches"} the page it was made on only.`;
+  }
+  $("fixes").textContent = text;
 }
 
 function checkMode(mode) {
@@ -205,7 +212,7 @@ async function init() {
   if (status && status.ok) {
     showHost("ok", `Host connected · ${status.version}`);
     if (status.site) showSite(status.site, status.pages);
-    if (status.site && status.corrections !== undefined) showCorrections(status.site, status.corrections);
+    if (status.site && status.corrections !== undefined) showCorrections(status.site, status.corrections, status.reach);
     if (status.personal && NOTEWORTHY.includes(status.personal.state)) {
       $("status").textContent = status.personal.message;  // the personal model's rebuild after an upgrade
     }

@@ -27,6 +27,20 @@ def open_page(context, url):
     return page
 
 
+def popup_for(context, url):
+    """The popup, opened as a tab, acting on the tab at ``url``: the popup acts on the active tab
+    of its window, so that tab is made active again and the popup reloaded."""
+    from pagesieve.native.install import EXTENSION_ID
+
+    popup = context.new_page()
+    popup.goto(f"chrome-extension://{EXTENSION_ID}/pages/popup.html")
+    context.service_workers[0].evaluate(
+        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+        " await chrome.tabs.update(tab.id, {active: true}); }", url)
+    popup.reload()
+    return popup
+
+
 def test_hide_reader_off_on_the_example_page(chromium_context, run_mode, server, artifacts):
     page = open_page(chromium_context, f"{server}/example/")
     page.wait_for_timeout(1500)  # let the learn-on-load request (and the browser's own form scan) finish
@@ -686,7 +700,17 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
     options.goto(f"chrome-extension://{EXTENSION_ID}/pages/options.html")
     row = options.wait_for_selector("#corrections tbody tr", timeout=15000).inner_text()
     assert "127.0.0.1" in row and "hide" in row and "div.promo" in row and "weekend edition" in row
+    listed = re.search(r"(\d+) of (\d+) pages", row)  # its reach, as the host counts it now
+    assert listed and 2 <= int(listed[1]) <= int(listed[2]), row  # the two harbour pages at least
     options.close()  # (removing it there is tested with "Keep this" below)
+
+    # the popup of the page says how far the site's corrections reach (it acts on the active tab)
+    popup = popup_for(chromium_context, second.url)
+    popup.wait_for_function("() => /reaches/.test(document.getElementById('fixes').textContent)", timeout=15000)
+    fixes = popup.inner_text("#fixes")
+    assert re.search(r"1 correction of yours applies on 127\.0\.0\.1\. It reaches \d+ of the \d+ pages seen\.", fixes), fixes
+    popup.screenshot(path=str(artifacts / "chromium-popup-reach.png"))
+    popup.close()
 
     # "Undo last correction" brings the block back, here and (after a reload) for good
     undone = worker.evaluate(
@@ -937,13 +961,7 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page
             assert state(page)["hidden"] == hidden["hidden"] and not state(page)["showing"]
             # the popup's "Show hidden", from the keyboard: the popup (a tab here) acts on the
             # active tab of its window, so the page is made active again and the popup reloaded
-            from pagesieve.native.install import EXTENSION_ID
-
-            popup = context.new_page()
-            popup.goto(f"chrome-extension://{EXTENSION_ID}/pages/popup.html")
-            worker.evaluate("async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
-                            " await chrome.tabs.update(tab.id, {active: true}); }", page.url)
-            popup.reload()
+            popup = popup_for(context, page.url)
             popup.wait_for_selector("#showHidden:not([disabled])", timeout=15000)
             popup.focus("#showHidden")
             popup.keyboard.press("Enter")

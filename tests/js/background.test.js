@@ -108,8 +108,11 @@ test("the popup's status: the host's version, and what it holds of the page's si
   answer({ type: "history", site: "news.example.org", pages: 4, reference: true });
   await settle();
   assert.deepEqual(natives.at(-1).sent.at(-1), { v: 1, id: natives.at(-1).sent.at(-1).id, type: "labels", site: "news.example.org" });
-  answer({ type: "labels", labels: [], sites: { "news.example.org": 2, "other.example": 5 }, deleted: 0 });
-  assert.deepEqual(await status, { ok: true, version: "0.1.0", site: "news.example.org", pages: 4, corrections: 2 });
+  // the widest reach of the site's corrections goes with their count
+  const labels = [{ id: 3, reach: { pages: 1, site_pages: 4, anchored: false } }, { id: 2, reach: { pages: 3, site_pages: 4, anchored: false } }];
+  answer({ type: "labels", labels, sites: { "news.example.org": 2, "other.example": 5 }, deleted: 0 });
+  assert.deepEqual(await status, { ok: true, version: "0.1.0", site: "news.example.org", pages: 4, corrections: 2,
+    reach: { pages: 3, site_pages: 4, anchored: false } });
   // a browser page: the version alone
   const plain = browser.api.send({ type: "pagesieve.status", url: "chrome://extensions/" }, popup);
   await settle();

@@ -9,9 +9,11 @@ from pagesieve.native.session import Session
 def handle(session: Session, message: dict) -> dict:
     """``labels`` ``{"site"?, "delete"?: label id}`` -> ``{"type": "labels", "labels":
     [summaries], "sites": {site: n}, "deleted": n}`` (newest first; what the options page
-    lists). ``delete`` erases that correction first (the options page's "remove"), and the
+    lists); each summary has the correction's ``reach`` among the site's learned pages now
+    (:func:`~pagesieve.native.requests.label.reach_of`). ``delete`` erases that correction first (the options page's "remove"), and the
     personal model is retrained."""
     from pagesieve.errors import LabelStoreError
+    from pagesieve.native.requests.label import reach_of
 
     site, delete = message.get("site"), message.get("delete")
     if site is not None and (not isinstance(site, str) or not site):
@@ -21,7 +23,7 @@ def handle(session: Session, message: dict) -> dict:
     try:
         store = session.label_store()
         deleted = store.delete(label_id=delete) if delete is not None else 0
-        found = [lab.summary() for lab in reversed(store.labels(site))]
+        found = [{**lab.summary(), "reach": reach_of(session, lab, lab.url)} for lab in reversed(store.labels(site, features=False))]
         sites = store.sites()
     except LabelStoreError as exc:
         raise ProtocolError(ErrorCode.LABELS, str(exc)) from None
