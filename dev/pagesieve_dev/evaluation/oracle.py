@@ -13,7 +13,8 @@ Protocol (issue "corrections"):
    page of the site is extracted with them and scored.
 
 The oracle corrects like a user with the picker: it names one element, and the label applies to
-every block of the page with that element's signature and to their subtrees. Its choice is the
+every block of the page with that element's signature and kind of text (a list of links or
+sentences, :func:`pagesieve.corrections.rules.block_kind`) and to their subtrees. Its choice is the
 (signature, label) pair with the largest *token gain*: for "noise", the tokens of kept blocks in
 the matched subtrees weighted ``1 - 2 s`` (``s`` = a block's share of tokens aligned with the
 truth, :func:`pagesieve_dev.training.labels.content_shares`); for "content", the tokens of dropped
@@ -29,9 +30,9 @@ from collections.abc import Callable
 import numpy as np
 
 from pagesieve.blocks.segment import subtree_ends
-from pagesieve.corrections.rules import apply_rules, make_label, subtree_text
+from pagesieve.corrections.rules import apply_rules, block_kind, make_label, subtree_text
 from pagesieve.corrections.signature import PathIndex, text_anchor
-from pagesieve.corrections.store import Label, SiteRules
+from pagesieve.corrections.store import Label, SiteRules, same_kind
 from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
 from pagesieve_dev.training.labels import content_shares, truth_reference
 
@@ -72,11 +73,13 @@ def correction_gains(analysis, keep: list[bool], counts: np.ndarray, shares: np.
         paths: the page's :class:`~pagesieve.corrections.signature.PathIndex`.
 
     Returns:
-        ``{(tag path, label, text anchor or None): (block to pick, token gain)}``. "content" and
-        un-anchored "noise" corrections act on every block with the path; a "noise" correction
-        where two or more of those blocks still hold kept blocks is anchored on the picked
-        block's text (as :func:`pagesieve.corrections.rules.make_label` makes it), so it is
-        offered per distinct text.
+        ``{(tag path, kind of text, label, text anchor or None): (block to pick, token gain)}``.
+        "content" and un-anchored "noise" corrections act on every block with the path and the
+        kind of text (:func:`~pagesieve.corrections.rules.block_kind`; a block of no text goes
+        with every kind, as the rules match it); a "noise" correction where two or more of
+        those blocks still hold kept blocks is anchored on the picked block's text (as
+        :func:`pagesieve.corrections.rules.make_label` makes it), so it is offered per distinct
+        text.
     """
     blocks = analysis.blocks
     kept = np.asarray(keep, dtype=bool)
@@ -86,13 +89,24 @@ def correction_gains(analysis, keep: list[bool], counts: np.ndarray, shares: np.
     k = np.concatenate([[0.0], np.cumsum(keep_gain)])
     kept_sum = np.concatenate([[0], np.cumsum(kept)])
     last = subtree_ends(blocks)
-    groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    by_path: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for b in blocks:
         path = paths.path(b.element)
         if path:
-            groups[path].append(b.index)
+            by_path[path].append(b.index)
+    groups: dict[tuple[tuple[str, ...], str | None], list[int]] = {}
+    kinds: dict[int, str | None] = {}
+    for path, members in by_path.items():
+        kinds.update((i, block_kind(blocks[i])) for i in members)
+        for kind in {kinds[i] for i in members if kinds[i] is not None} or {None}:
+            groups[path, kind] = [i for i in members if kinds[i] in (kind, None)]
+
+    def pick(starts: list[int], kind: str | None) -> int:
+        # the label is made on this block: one of the group's kind, so that it matches the group
+        return next((s for s in starts if kinds[s] == kind), starts[0])
+
     out: dict[tuple, tuple[int, float]] = {}
-    for path, starts in groups.items():
+    for (path, kind), starts in groups.items():
         outer, end = [], -1
         for s in starts:  # document order: a match inside an earlier match's subtree adds nothing
             if s > end:
@@ -100,10 +114,10 @@ def correction_gains(analysis, keep: list[bool], counts: np.ndarray, shares: np.
                 end = last[s]
         gain_h = sum(h[last[s] + 1] - h[s] for s in outer)
         gain_k = sum(k[last[s] + 1] - k[s] for s in outer)
-        out[path, 1, None] = (outer[0], float(gain_k))
+        out[path, kind, 1, None] = (pick(outer, kind), float(gain_k))
         holding = [s for s in outer if kept_sum[last[s] + 1] - kept_sum[s] > 0]
         if len(holding) == 1:
-            out[path, 0, None] = (holding[0], float(gain_h))
+            out[path, kind, 0, None] = (pick(holding, kind), float(gain_h))
         elif len(holding) > 1:
             by_text: dict[str, list[int]] = defaultdict(list)
             for s in outer:
@@ -111,7 +125,7 @@ def correction_gains(analysis, keep: list[bool], counts: np.ndarray, shares: np.
                 if anchor is not None:
                     by_text[anchor].append(s)
             for anchor, members in by_text.items():
-                out[path, 0, anchor] = (members[0], float(sum(h[last[s] + 1] - h[s] for s in members)))
+                out[path, kind, 0, anchor] = (members[0], float(sum(h[last[s] + 1] - h[s] for s in members)))
     return out
 
 
@@ -166,10 +180,10 @@ class Oracle:
                 break
             _gain, n, block = where[choice]
             analysis, _base, _c, _s, paths = seen[n]
-            made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, choice[1],
+            made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, choice[2],
                               keep=keeps[n], paths=paths)
             made.site, made.created, made.id = site, float(len(rules.labels) + 1), len(rules.labels) + 1
             rules.labels = [old for old in rules.labels
-                            if (old.signature.key, old.anchor) != (made.signature.key, made.anchor)] + [made]
+                            if (old.signature.key, old.anchor) != (made.signature.key, made.anchor) or not same_kind(old, made)] + [made]
         self.made[site] = list(rules.labels)
         return rules

@@ -11,6 +11,11 @@ when, on the page it was made on, other blocks with the same signature still hol
 user hid one paragraph among look-alikes (a copyright line among the story's paragraphs), not
 the kind. An anchored label matches only blocks with the signature *and* that text.
 
+A label matches only blocks of its own **kind of text** (:func:`~pagesieve.corrections.signature.text_kind`:
+a list of links or sentences), when both are known: a "noise" label on a list of related links
+must not hide the story's bullet points written with the same markup (bbc.co.uk, issue 64), nor a
+"content" label on those bullet points keep the related links.
+
 This runs after the classifier and the template evidence (:func:`pagesieve.extract.judge_page`):
 a correction is the user's explicit verdict and overrides both.
 """
@@ -23,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pagesieve.blocks.segment import Block, subtree_ends
-from pagesieve.corrections.signature import PathIndex, text_anchor
+from pagesieve.corrections.signature import PathIndex, link_share, text_anchor, text_kind
 from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
 from pagesieve.page.model import Page
 from pagesieve.removal import Removal, RemovalLog
@@ -40,6 +45,10 @@ class RuleMatch:
 
 def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths: PathIndex | None = None) -> list[RuleMatch]:
     """The labels of ``rules`` that match blocks of ``page``, oldest label first.
+
+    A block matches a label when it has the label's signature (tag path; zone when both are
+    known), its text anchor if the label has one, and its kind of text (:func:`block_kind`)
+    when both kinds are known.
 
     Cost: one tag-path key per block (memoised on the parent, so O(elements)) and a dict lookup.
     """
@@ -60,8 +69,12 @@ def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths:
         if any(lab.anchor for lab in candidates):
             last = last or subtree_ends(blocks)
             anchor = text_anchor(subtree_text(blocks, b.index, last[b.index]))
+        kind = block_kind(b)
         for label in candidates:
             if label.anchor is not None and label.anchor != anchor:
+                continue
+            wanted = text_kind(label.link_share)
+            if wanted is not None and kind is not None and wanted != kind:
                 continue
             if label.signature.zone is None or zone is None or zone == label.signature.zone:
                 found[label.id if label.id else id(label)].append(b.index)
@@ -168,13 +181,25 @@ def subtree_text(blocks: list[Block], start: int, end: int) -> str:
     return " ".join(t for t in (blocks[i].text for i in range(start, end + 1)) if t)
 
 
+def block_kind(block: Block) -> str | None:
+    """The kind of text of ``block``'s subtree: ``"links"``, ``"text"`` or ``None`` (no text);
+    :func:`~pagesieve.corrections.signature.text_kind` of its
+    :func:`~pagesieve.corrections.signature.link_share`."""
+    return text_kind(link_share(block))
+
+
 def needs_anchor(blocks: list[Block], keep: list[bool], block: int, paths: PathIndex) -> bool:
     """True when a "noise" label on ``blocks[block]`` must be anchored on its text: another
-    block of the page with the same signature, outside this block's subtree, holds a kept block."""
+    block of the page with the same signature and a kind of text the label would match
+    (:func:`block_kind`), outside this block's subtree, holds a kept block."""
     last = subtree_ends(blocks)
     path = paths.path(blocks[block].element)
+    kind = block_kind(blocks[block])
     for b in blocks:
         if b.index == block or block <= b.index <= last[block] or paths.path(b.element) != path:
+            continue
+        other = block_kind(b)
+        if kind is not None and other is not None and other != kind:
             continue
         if any(keep[b.index:last[b.index] + 1]):
             return True
@@ -188,7 +213,8 @@ def make_label(page: Page, blocks: list[Block], candidates: list[int], features:
     of ``candidates``), and, when ``snippets``, the start of its text.
 
     ``keep`` is the page's current verdict per block: with it, a "noise" label is anchored on the
-    block's text where :func:`needs_anchor` says so (see the module docstring)."""
+    block's text where :func:`needs_anchor` says so (see the module docstring). The label keeps
+    the block's :func:`~pagesieve.corrections.signature.link_share` (its kind of text)."""
     paths = paths or PathIndex(page)
     last = subtree_ends(blocks)[block]
     rows = [r for r, i in enumerate(candidates) if block <= i <= last]
@@ -200,4 +226,5 @@ def make_label(page: Page, blocks: list[Block], candidates: list[int], features:
     return Label(
         site=site_of(page.url) or "", url=page.url, label=label, signature=paths.signature(blocks[block].element),
         features=np.asarray(features[rows], dtype=np.float32), snippet=snippet, anchor=anchor,
+        link_share=link_share(blocks[block]),
     )

@@ -12,6 +12,11 @@ their zones are equal. Sibling positions are left out on purpose: a rule made on
 teaser applies to every teaser of the same kind, on this page and on later pages. Where that
 would be wrong (one boilerplate paragraph among the story's look-alike paragraphs), the rule is
 *anchored* on the block's text as well (:func:`text_anchor`; :mod:`pagesieve.corrections.rules`).
+
+A correction also remembers the **kind of text** of its block (:func:`text_kind`): a list of links
+or a run of sentences. Sites style every list of a story body alike (bbc.co.uk:
+``ul.story-body__unordered-list`` holds both the "related stories" links inside a story and the
+story's own bullet points), so a rule made on one kind must not act on the other.
 """
 
 from __future__ import annotations
@@ -96,6 +101,29 @@ class Signature:
         tail = self.path[-3:]
         text = " > ".join(tail) if tail else "body"
         return ("… > " if len(self.path) > 3 else "") + text + (f" ({self.zone})" if self.zone else "")
+
+
+LINK_LIST_SHARE = 0.5
+"""Share of a block's text inside links above which the block is a list of links (more than
+half of its characters are link text). The cut is Readability.js's for "mostly links"
+(``_cleanConditionally``: an element of weight >= 25 with ``linkDensity > 0.5`` is removed). On
+big9's bbc.co.uk pages it separates the related-stories lists of the story body (share 1.0)
+from the story's bullet points (0.0)."""
+
+
+def link_share(block) -> float | None:
+    """Share (0 to 1) of the text of ``block``'s subtree inside ``<a>``: its ``sub_link_chars``
+    over its ``sub_chars`` (:class:`pagesieve.blocks.segment.Block`, characters as the segmenter
+    counts them); ``None`` when the subtree has no text (an image, an empty box)."""
+    return block.sub_link_chars / block.sub_chars if block.sub_chars > 0 else None
+
+
+def text_kind(share: float | None) -> str | None:
+    """The kind of text of a block whose :func:`link_share` is ``share``: ``"links"`` above
+    :data:`LINK_LIST_SHARE`, else ``"text"``; ``None`` when ``share`` is ``None`` (not known)."""
+    if share is None:
+        return None
+    return "links" if share > LINK_LIST_SHARE else "text"
 
 
 _NOT_LETTERS = re.compile(r"[\W\d_]+")

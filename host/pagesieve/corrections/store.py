@@ -6,11 +6,13 @@ Each correction is one **label**: the site and page URL, when it was made, the l
 content, 0 noise), the structural :class:`~pagesieve.corrections.signature.Signature` of the
 corrected block, a text snippet of it (unless the user turned snippets off), and the feature
 rows (:mod:`pagesieve.blocks.features`) of the candidate blocks inside it: the labelled examples the
-personal model trains on (:mod:`pagesieve.corrections.personal`).
+personal model trains on (:mod:`pagesieve.corrections.personal`), and the share of its text inside
+links (:attr:`Label.link_share`: a list of links and a list of sentences can share one tag path,
+:func:`pagesieve.corrections.signature.text_kind`).
 
-Hygiene: a new label with the signature of an active label of the same site *replaces* it (the
-newest wins); the replaced label stays in the file, inactive, and is returned so the user is
-told. :meth:`LabelStore.undo` removes the newest label and brings back the one it replaced.
+Hygiene: a new label with the signature of an active label of the same site (same text anchor and
+kind of text, :func:`same_kind`) *replaces* it (the newest wins); the replaced label stays in the
+file, inactive, and is returned so the user is told. :meth:`LabelStore.undo` removes the newest label and brings back the one it replaced.
 
 Safety as the template store: WAL journal, one ``BEGIN IMMEDIATE`` transaction per change, and
 ``synchronous=FULL`` so a label is on disk when :meth:`LabelStore.add` returns (the page says
@@ -29,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pagesieve.corrections.signature import Signature
+from pagesieve.corrections.signature import Signature, text_kind
 from pagesieve.errors import LabelStoreError
 from pagesieve.blocks.features import FEATURE_NAMES, N_FEATURES
 from pagesieve.storage.sqlite_schema import migrate, open_database, write_transaction
@@ -66,6 +68,8 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX labels_site ON labels (site, active, created)
     """,
+    # 2: the share of the corrected block's text inside links (NULL: not known, labels made before).
+    "ALTER TABLE labels ADD COLUMN link_share REAL",
 )
 
 
@@ -90,6 +94,10 @@ class Label:
         snippet: the start of its text, or ``None``. features: ``(rows, N_FEATURES)`` float32,
             the candidate blocks inside the corrected block. replaced: id of the label this one
             replaced, or ``None``. active: False once replaced by a newer label.
+        link_share: the share (0 to 1) of the corrected block's text, its subtree's, inside
+            ``<a>``; ``None`` when not known (no text, or a label stored before it was kept).
+            The rule matches only blocks of the same kind of text, a list of links or a
+            run of sentences (:func:`~pagesieve.corrections.signature.text_kind`).
     """
 
     site: str
@@ -103,6 +111,7 @@ class Label:
     id: int = 0
     replaced: int | None = None
     active: bool = True
+    link_share: float | None = None
 
     @property
     def name(self) -> str:
@@ -114,6 +123,7 @@ class Label:
         return {
             "site": self.site, "url": self.url, "created": self.created, "label": self.name,
             "path": list(self.signature.path), "zone": self.signature.zone, "anchor": self.anchor, "snippet": self.snippet,
+            "link_share": self.link_share,
             "feature_names": list(FEATURE_NAMES), "features": [[round(float(v), 6) for v in row] for row in self.features],
         }
 
@@ -161,8 +171,22 @@ def label_from_json(data: dict) -> Label:
             raise LabelStoreError(f"\"{name}\" must be a string or null")
     if not isinstance(created, (int, float)) or isinstance(created, bool):
         raise LabelStoreError("\"created\" must be a number (Unix time)")
+    link_share = data.get("link_share")
+    if link_share is not None and (not isinstance(link_share, (int, float)) or isinstance(link_share, bool)
+                                   or not 0.0 <= link_share <= 1.0):
+        raise LabelStoreError("\"link_share\" must be a number from 0 to 1 or null")
     return Label(site=site, url=url, label=LABEL_VALUES[label], signature=Signature(tuple(path), zone),
-                 features=features, snippet=snippet, anchor=anchor, created=float(created))
+                 features=features, snippet=snippet, anchor=anchor, created=float(created),
+                 link_share=None if link_share is None else float(link_share))
+
+
+def same_kind(a: Label, b: Label) -> bool:
+    """True when labels ``a`` and ``b`` name the same kind of text (:func:`text_kind` of their
+    :attr:`Label.link_share`), or when either kind is not known: two labels with one signature
+    and text anchor replace each other only then, since a rule on a list of links and a rule on
+    sentences with the same tag path act on different blocks."""
+    ka, kb = text_kind(a.link_share), text_kind(b.link_share)
+    return ka is None or kb is None or ka == kb
 
 
 @dataclass(slots=True)
@@ -217,12 +241,13 @@ class LabelStore:
 
     @staticmethod
     def _row(row) -> Label:
-        (id_, site, url, created, label, path, zone, anchor, snippet, features, rows, count, replaced, active) = row
+        (id_, site, url, created, label, path, zone, anchor, snippet, features, rows, count, replaced, active, link_share) = row
         feats = np.frombuffer(features, dtype=np.float32).reshape(rows, count) if rows else np.zeros((0, count), np.float32)
         return Label(site=site, url=url, label=label, signature=Signature(tuple(json.loads(path)), zone),
-                     features=feats, snippet=snippet, anchor=anchor, created=created, id=id_, replaced=replaced, active=bool(active))
+                     features=feats, snippet=snippet, anchor=anchor, created=created, id=id_, replaced=replaced, active=bool(active),
+                     link_share=link_share)
 
-    _COLUMNS = "id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active"
+    _COLUMNS = "id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share"
 
     def labels(self, site: str | None = None, *, active_only: bool = True, features: bool = True) -> list[Label]:
         """Labels, oldest first; of one site or all; active ones only unless asked; without their
@@ -277,8 +302,9 @@ class LabelStore:
     def add(self, label: Label, *, now: float | None = None) -> tuple[Label, Label | None]:
         """Store ``label`` (one transaction, on disk when this returns).
 
-        An active label of the same site whose signature equals this one's (same path and text
-        anchor; zones equal or one of them unknown) is replaced: made inactive and returned.
+        An active label of the same site whose signature equals this one's (same path, text
+        anchor and kind of text, :func:`same_kind`; zones equal or one of them unknown) is
+        replaced: made inactive and returned.
 
         Returns:
             ``(stored label with its id and time, replaced label or None)``.
@@ -298,19 +324,20 @@ class LabelStore:
             for row in db.execute(f"SELECT {self._COLUMNS} FROM labels WHERE site = ? AND path_key = ? AND anchor IS ? AND active = 1"
                                   " ORDER BY created DESC", (label.site, sig.key, label.anchor)).fetchall():
                 old = self._row(row)
-                if old.signature.zone is None or sig.zone is None or old.signature.zone == sig.zone:
+                if (old.signature.zone is None or sig.zone is None or old.signature.zone == sig.zone) and same_kind(old, label):
                     db.execute("UPDATE labels SET active = 0 WHERE id = ?", (old.id,))
                     old.active = False
                     replaced = replaced or old
             cur = db.execute(
-                "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
                 (label.site, label.url, created, label.label, json.dumps(list(sig.path), ensure_ascii=False), sig.key, sig.zone,
-                 label.anchor, label.snippet, feats.tobytes(), len(feats), feats.shape[1], replaced.id if replaced else None),
+                 label.anchor, label.snippet, feats.tobytes(), len(feats), feats.shape[1], replaced.id if replaced else None,
+                 label.link_share),
             )
             stored = Label(site=label.site, url=label.url, label=label.label, signature=sig, features=feats,
                            snippet=label.snippet, anchor=label.anchor, created=created, id=int(cur.lastrowid),
-                           replaced=replaced.id if replaced else None)
+                           replaced=replaced.id if replaced else None, link_share=label.link_share)
         return stored, replaced
 
     def undo(self, site: str | None = None) -> tuple[Label | None, Label | None]:
@@ -357,14 +384,17 @@ class LabelStore:
         with self._write() as db:
             for label in ordered:
                 sig = label.signature
-                db.execute("UPDATE labels SET active = 0 WHERE site = ? AND path_key = ? AND anchor IS ? AND active = 1"
-                           " AND (zone IS NULL OR ? IS NULL OR zone = ?)", (label.site, sig.key, label.anchor, sig.zone, sig.zone))
+                for row in db.execute(f"SELECT {self._COLUMNS} FROM labels WHERE site = ? AND path_key = ? AND anchor IS ? AND active = 1"
+                                      " AND (zone IS NULL OR ? IS NULL OR zone = ?)",
+                                      (label.site, sig.key, label.anchor, sig.zone, sig.zone)).fetchall():
+                    if same_kind(self._row(row), label):
+                        db.execute("UPDATE labels SET active = 0 WHERE id = ?", (row[0],))
                 feats = np.ascontiguousarray(np.asarray(label.features, dtype=np.float32).reshape(-1, N_FEATURES)[:MAX_BLOCKS_PER_LABEL])
                 db.execute(
-                    "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)",
+                    "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?)",
                     (label.site, label.url, label.created or time.time(), label.label, json.dumps(list(sig.path), ensure_ascii=False),
-                     sig.key, sig.zone, label.anchor, label.snippet, feats.tobytes(), len(feats), N_FEATURES),
+                     sig.key, sig.zone, label.anchor, label.snippet, feats.tobytes(), len(feats), N_FEATURES, label.link_share),
                 )
                 count += 1
         return count
