@@ -245,8 +245,10 @@ def test_content_rule_keeps_and_noise_rule_hides_whole_subtrees():
     blocks = analysis.blocks
     by_class = {b.element.get("class"): b.index for b in blocks if b.element.get("class")}
     paths = PathIndex(analysis.page)
-    keep_rule = Label("x.example", None, 1, paths.signature(blocks[by_class["box"]].element), np.zeros((0, N_FEATURES)), id=1)
-    hide_rule = Label("x.example", None, 0, paths.signature(blocks[by_class["rail"]].element), np.zeros((0, N_FEATURES)), id=2)
+    # made on this page (on another page, a "keep" of more than the page keeps would stay local:
+    # tests/test_corrections_local.py)
+    keep_rule = Label("x.example", page.url, 1, paths.signature(blocks[by_class["box"]].element), np.zeros((0, N_FEATURES)), id=1)
+    hide_rule = Label("x.example", page.url, 0, paths.signature(blocks[by_class["rail"]].element), np.zeros((0, N_FEATURES)), id=2)
     keep = [False] * len(blocks)
     keep[by_class["rail"] + 2] = True
     matches = apply_rules(analysis.page, blocks, keep, SiteRules("x.example", [keep_rule, hide_rule]))
