@@ -47,15 +47,22 @@ def site_pages(datasets_dir):
     return [read(i) for i in ids[:4]]
 
 
-def _wrapper_rule(parse):
-    """"Hide this" on ``div#body`` of one page, made as the picker makes it."""
+def _rule_on(parse, element_id: str, label_value: int, site: str) -> SiteRules:
+    """The rules of one correction on the block of id ``element_id`` of a page, made as the
+    picker makes it (``label_value``: 0 "hide this", 1 "keep this")."""
     page = parse()
     analysis, keep = judge_page(page)
-    block = next(b.index for b in analysis.blocks if b.element.get("id") == "body")
-    label = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, 0, keep=keep)
+    block = next(b.index for b in analysis.blocks if b.element.get("id") == element_id)
+    label = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, label_value, keep=keep)
     label.id = 1
-    assert label.anchor is None and label.signature.path[-1] == "div#body"
-    return SiteRules(SITE, [label])
+    return SiteRules(site, [label])
+
+
+def _wrapper_rule(parse):
+    """"Hide this" on ``div#body`` of one page."""
+    rules = _rule_on(parse, "body", 0, SITE)
+    assert rules.labels[0].anchor is None and rules.labels[0].signature.path[-1] == "div#body"
+    return rules
 
 
 def test_a_hide_on_the_whole_page_wrapper_stays_on_its_own_page(site_pages):
@@ -93,13 +100,8 @@ def comment_pages(datasets_dir):
 
 
 def _comments_rule(parse):
-    """"Keep this" on the comment thread (``ul#comment_list``) of one post, made as the picker makes it."""
-    page = parse()
-    analysis, keep = judge_page(page)
-    block = next(b.index for b in analysis.blocks if b.element.get("id") == "comment_list")
-    label = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, 1, keep=keep)
-    label.id = 1
-    return SiteRules("fourhourworkweek.com", [label])
+    """"Keep this" on the comment thread (``ul#comment_list``) of one post."""
+    return _rule_on(parse, "comment_list", 1, "fourhourworkweek.com")
 
 
 def test_a_keep_on_a_comment_thread_stays_on_its_own_page(comment_pages, monkeypatch):
