@@ -596,6 +596,29 @@ def test_snapshot_sends_json_ld_up_to_its_caps_in_a_real_browser(chromium_contex
     page.close()
 
 
+def test_the_reader_shows_a_real_pages_byline_once_in_its_header(chromium_context, run_mode, server, datasets_dir_optional,
+                                                                 artifacts):
+    """Issue 62 on a shared news page with a byline (big9 ``2005_angelina_1``, held out): the
+    reader's header holds the headline, the byline and the date; the body repeats none of them."""
+    import pytest
+
+    if datasets_dir_optional is None or not (datasets_dir_optional / "big9").is_dir():
+        pytest.skip("../shared/datasets not found")
+    page = open_page(chromium_context, f"{server}/ds/big9/2005_angelina_1/")
+    assert run_mode(page, "reader")["ok"]
+    shown = page.evaluate("""() => {
+        const article = document.querySelector('pagesieve-reader').shadowRoot.querySelector('article');
+        return {title: article.querySelector('h1').textContent, meta: article.querySelector('.meta').textContent,
+                body: article.querySelector('.content').textContent};
+    }""")
+    assert shown["title"].startswith("Angelina Jolie Film About Slain Reporter Daniel Pearl")
+    assert "Roger Friedman" in shown["meta"], shown["meta"]
+    assert "Roger Friedman" not in shown["body"] and "Angelina Jolie Film About Slain Reporter" not in shown["body"]
+    assert "Brad Pitt" in shown["body"] and len(shown["body"].split()) > 300
+    page.screenshot(path=str(artifacts / "chromium-reader-real-byline.png"))
+    page.close()
+
+
 def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_optional, artifacts):
     """One-click save (the popup, menu and shortcut all send this message): the Markdown and
     HTML files exist, the Markdown holds the article, and the entry is searchable."""
