@@ -177,3 +177,20 @@ def test_save_all_pages_keeps_the_whole_article_in_every_format_and_the_index(si
     with Library(alone) as library:
         markdown = library.find(site.base + "/storm-series").md_path.read_text(encoding="utf-8")
     assert "Paragraph 6 of" in markdown and "Paragraph 7 of" not in markdown
+
+
+def test_listing_and_collection_pages_of_wcxb_are_not_read_on(datasets_dir):
+    """A listing's next page is its next items, not an article's next page: wcxb_dev's category
+    and topic pages with rel=next or a pager (ikea.com, ifixit.com, ciodive.com; their index
+    ``page_type`` is collection or listing) are read as one page, for the reason "listing"."""
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+    from pagesieve.extract import judge_page, next_page
+    from pagesieve.page.html import parse_html
+
+    ds = load_dataset(datasets_dir / "wcxb_dev")
+    for page_id in ("0647", "0651", "0956"):
+        record = ds.record(page_id)
+        assert record.row.get("page_type") in ("collection", "listing")
+        analysis, keep = judge_page(parse_html(read_page(ds, page_id), url=record.url))
+        decision = next_page(analysis, keep, seen=[record.url])
+        assert decision.url is None and decision.rule == "listing", (page_id, decision.to_json())

@@ -135,16 +135,21 @@ def _rel_next(root) -> str | None:
 def next_page(analysis: Analysis, keep: list[bool], seen=(), whole_view: bool = True):
     """Where the article of a judged page goes on (:func:`pagesieve.article.pagination.find_next_page`):
     read from the tree before :func:`render_article` prunes it. Links inside the sections the
-    comment rule removed are older comments; the page is a listing when at least
+    comment rule removed are older comments; the page is a listing when the page-type stage
+    names one of :data:`LISTING_PAGE_TYPES` the likeliest, or when at least
     :data:`LISTING_ITEMS` of its kept blocks, and more than a third of them, are each one link
     to another page (a listing's posts: their titles, "Read more"). Returns a
     :class:`~pagesieve.article.pagination.NextPage`."""
     from pagesieve.article.pagination import find_next_page
+    from pagesieve.classify.page_type import PAGE_TYPES
 
     kept = [b for b in analysis.blocks if keep[b.index] and b.chars]
     kept_chars = sum(b.chars for b in kept)
 
     def listing() -> bool:  # counted only when a link could be followed
+        kind = analysis.page_type
+        if kind is not None and PAGE_TYPES[int(np.argmax(kind))] in LISTING_PAGE_TYPES:
+            return True
         items = sum(1 for b in kept if _one_link(b))
         return items >= LISTING_ITEMS and items * 3 > len(kept)
 
@@ -152,6 +157,12 @@ def next_page(analysis: Analysis, keep: list[bool], seen=(), whole_view: bool = 
     return find_next_page(analysis.page.root, analysis.page.url, analysis.rel_next, kept_chars, listing, seen, comments,
                           whole_view)
 
+
+LISTING_PAGE_TYPES = ("listing", "collection")
+"""WCXB page types (:data:`pagesieve.classify.page_type.PAGE_TYPES`) whose pages are lists of
+other pages, not an article: their "next" is the list's next items, never the article's next
+page (issue 53's trap "a listing's older posts"). On wcxb_dev, before this, the host followed
+category and topic pages (ikea.com, ifixit.com, ciodive.com, eventbrite.com)."""
 
 LISTING_ITEMS = 3
 """Kept blocks that are each one link, from which a page may be a listing (:func:`next_page`)."""
