@@ -284,6 +284,18 @@ def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
     assert results[0][1] == results[2][1] and len(results[0][1]) == len(ids) - 4
     assert results[0][0].corrections == 0 and 1 <= results[2][0].corrections <= 4
     assert results[2][0].f1 > results[0][0].f1
+    assert results[0][0].site_corrections == {}
+    # with the sites' other pages learned first, each correction made says how far it reaches
+    args = argparse.Namespace(corrections=2, correction_pages=2, templates=None, history="all", history_where=None)
+    result, _scored = _evaluate_corrections(ds, ids, args, None)
+    made = result.site_corrections
+    assert sum(len(v) for v in made.values()) == result.corrections >= 1
+    for site, corrections in made.items():
+        for c in corrections:
+            assert c["label"] in ("noise", "content") and 0 <= c["reach"] <= c["site_pages"], (site, c)
+            # the site's pages but this one, those of one address learned once
+            assert 1 <= c["site_pages"] <= sum(1 for r in ds.rows if r.site == site) - 1
+    assert any(c["reach"] > 1 for v in made.values() for c in v)  # a kind of block found on the site's other pages
 
 
 # ------------------------------------------------------------------ command line and the personal model

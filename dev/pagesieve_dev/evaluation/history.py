@@ -126,6 +126,11 @@ class HistoryExtractor:
         self._key = key
         self._url = record.url
 
+    @property
+    def site_key(self) -> str | None:
+        """The site the store holds the prepared page's history under (``None`` without history)."""
+        return self._key
+
     def templates(self, url: str | None):
         """What the store holds for the prepared page's site (``None`` without history)."""
         templates = self.store.templates_for(self._key, url) if self._key else None

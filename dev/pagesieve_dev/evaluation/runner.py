@@ -128,12 +128,17 @@ class EvalResult:
         dataset: dataset name; extractor: the extractor's label (``"pagesieve"``, a peer name).
         rows: one :class:`PageResult` per evaluated page, in evaluation order.
         corrections: corrections the simulated user made before the run (``--corrections``).
+        site_corrections: per site, each correction made (``--corrections``): ``{"label",
+            "signature", "anchored", "reach", "site_pages"}``, ``reach`` the site's history
+            pages holding a block of its kind (as the host's template store counts them,
+            :meth:`pagesieve.templates.store.TemplateStore.shape_pages`) of ``site_pages``.
     """
 
     dataset: str
     extractor: str
     rows: list[PageResult] = field(default_factory=list)
     corrections: int = 0
+    site_corrections: dict[str, list[dict]] = field(default_factory=dict)
 
     @property
     def pages(self) -> int:
@@ -671,6 +676,7 @@ def _evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
         pages, scored = plan(ds, ids, args.correction_pages or CORRECTION_PAGES)
         oracle = Oracle(ds, args.corrections, history.prepare, history.judge)
         rules = {site: oracle.correct_site(site, page_ids) for site, page_ids in pages.items()}
+        made = {site: _reach_of(history, site_rules, pages[site][0]) for site, site_rules in rules.items() if site_rules.labels}
 
         def before(page_id: str) -> None:
             history.prepare(page_id)
@@ -679,9 +685,21 @@ def _evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
         label = "pagesieve" + (f"+{history_arg}" if history_arg is not None else "") + f"+c{args.corrections}"
         result = evaluate(ds, history, scored, name=label, predictions_dir=pred_dir, before_page=before)
         result.corrections = sum(len(r.labels) for r in rules.values())
+        result.site_corrections = made
         return result, scored
     finally:
         history.close()
+
+
+def _reach_of(history, rules, page_id: str) -> list[dict]:
+    """The corrections of one site with their reach (see :attr:`EvalResult.site_corrections`),
+    read from the history store prepared for ``page_id`` (one of the site's correction pages)."""
+    history.prepare(page_id)
+    key = getattr(history, "site_key", None)
+    site_pages = history.store.site_pages(key) if key else 0
+    return [{"label": lab.name, "signature": lab.signature.describe(), "anchored": lab.anchor is not None,
+             "reach": history.store.shape_pages(key, lab.signature.key) if key else 0, "site_pages": site_pages}
+            for lab in rules.labels]
 
 
 def site_f1(result: EvalResult) -> dict[str, float]:
@@ -777,6 +795,8 @@ def main(args: argparse.Namespace) -> int:
         median, sites = site_f1_median(own)
         entry["site_f1_median"], entry["sites"] = _num(median, 6), sites
         entry["site_f1"] = {site: _num(f1, 6) for site, f1 in site_f1(own).items()}
+        if own.site_corrections:
+            entry["site_corrections"] = own.site_corrections
         if getattr(args, "template_ceiling", False):
             from pagesieve_dev.evaluation.ceiling import TemplateCeiling
 
