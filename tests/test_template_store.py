@@ -295,7 +295,7 @@ def test_learn_sites_forget_commands(tmp_path, capsys):
 
 
 def test_a_page_seen_again_is_not_learned_again(store):
-    from pagesieve.templates.store import url_key
+    from pagesieve.templates.urls import url_key
 
     url = "https://harbour.example/news/1?utm_source=x#top"
     assert store.learn(summarise(parse_html(site_page(1), url=url)))

@@ -28,7 +28,8 @@ from pagesieve.page.html import parse_html
 from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.learn import PageSummary, summarise
 from pagesieve.templates.library import MIN_FREQUENCY, LeafEntry, TemplateLibrary
-from pagesieve.templates.store import MAX_REFERENCES, SiteTemplates, best_reference, url_key
+from pagesieve.templates.store import MAX_REFERENCES, SiteTemplates
+from pagesieve.templates.urls import best_reference, url_key
 from pagesieve.templates.urls import site_of
 
 MIN_SITE_PAGES = MIN_FREQUENCY

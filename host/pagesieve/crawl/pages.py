@@ -49,7 +49,7 @@ from pagesieve.page.html import parse_html
 from pagesieve.templates.diff import block_fingerprints
 from pagesieve.templates.evidence import DEFAULT_KINDS, PageFacts, apply_evidence, facts_evidence, page_evidence, page_facts
 from pagesieve.templates.learn import PageSummary, summarise
-from pagesieve.templates.store import url_key
+from pagesieve.templates.urls import url_key
 from pagesieve.templates.urls import site_of
 
 

@@ -24,7 +24,7 @@ from pagesieve.library.html_file import MAX_IMAGE_BYTES, MAX_INLINE_BYTES, Image
 from pagesieve.library.index import IndexRecord, LibraryIndex, is_corruption
 from pagesieve.library.markdown_file import body_text, markdown_document, read_markdown_document, with_tags
 from pagesieve.library.names import is_numbered_form, safe_stem, unique_stem
-from pagesieve.templates.store import url_key
+from pagesieve.templates.urls import url_key
 
 MAX_TAGS = 64
 """Most tags on one entry (a guard against a runaway caller, far above any real use)."""

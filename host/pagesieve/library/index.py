@@ -31,7 +31,7 @@ from pagesieve.errors import LibraryError
 from pagesieve.tokens import CJK_RANGES, tokens
 from pagesieve.library.entry import Entry, EntryMeta, SearchHit
 from pagesieve.storage.sqlite_schema import enable_wal, migrate, write_transaction
-from pagesieve.templates.store import url_key
+from pagesieve.templates.urls import url_key
 
 INDEX_FILE = ".pagesieve-index.sqlite"
 """Name of the index file in the library folder (a dot file: notes apps and file managers hide it)."""

@@ -37,15 +37,11 @@ the least recently used sites are forgotten first.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import time
 from contextlib import AbstractContextManager
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
@@ -55,9 +51,7 @@ from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.library import LeafEntry, TemplateLibrary
 from pagesieve.templates.learn import PageSummary, shape_key
 from pagesieve.templates.sst import SiteStyleTree
-from pagesieve.templates.urls import url_similarity
-
-T = TypeVar("T")
+from pagesieve.templates.urls import best_reference, url_key
 
 STORE_FILE = "templates.sqlite3"
 
@@ -177,34 +171,6 @@ class SiteTemplates:
     pages: int
     sst: SiteStyleTree | None = None
     fetched: bool = False
-
-
-_TRACKING_PARAMS = ("utm_", "fbclid", "gclid", "mc_cid", "mc_eid")
-
-
-def url_key(url: str) -> bytes:
-    """16-byte key of a page URL for "already learned": SHA-256 of the URL without its fragment
-    and without tracking parameters (``utm_*``, ``fbclid`` ...), so that the same article reached
-    from two links counts once. Only the hash is stored."""
-    parts = urlsplit(url.strip())
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not k.lower().startswith(_TRACKING_PARAMS)]
-    clean = urlunsplit((parts.scheme.lower(), (parts.netloc or "").lower(), parts.path, urlencode(query), ""))
-    return hashlib.sha256(clean.encode("utf-8", "surrogatepass")).digest()[:16]
-
-
-def best_reference(url: str | None, references: Iterable[tuple[str, T]]) -> tuple[str | None, T | None]:
-    """The reference page for extracting the page at ``url``: of ``references`` (``(url,
-    fingerprints)``, newest first), the one whose URL is most similar to ``url``
-    (:func:`~pagesieve.templates.urls.url_similarity`, seed 004 §2.2 d), never ``url`` itself;
-    ties go to the newest. ``(None, None)`` when there is none."""
-    best_url, best_value, best_score = None, None, -1.0
-    for ref_url, value in references:
-        if url is not None and ref_url == url:
-            continue
-        score = url_similarity(url, ref_url) if url else 0.0
-        if score > best_score:
-            best_url, best_value, best_score = ref_url, value, score
-    return best_url, best_value
 
 
 def default_store_path() -> Path:
@@ -342,29 +308,9 @@ class TemplateStore:
                         "INSERT INTO leaves (site, kind, seq, tag, text, frequency) VALUES (?, ?, ?, ?, ?, ?)",
                         [(site, _KIND_BATCH, k, e.tag, e.text, e.frequency) for k, e in enumerate(library.cache) if k >= len(before)],
                     )
-                if summary.shapes:
-                    db.executemany(
-                        "INSERT INTO shapes (site, shape, pages) VALUES (?, ?, 1) "
-                        "ON CONFLICT (site, shape) DO UPDATE SET pages = pages + 1",
-                        [(site, shape) for shape in summary.shapes],
-                    )
-                    extra = db.execute("SELECT COUNT(*) FROM shapes WHERE site = ?", (site,)).fetchone()[0] - MAX_SITE_SHAPES
-                    if extra > 0:
-                        db.execute(
-                            "DELETE FROM shapes WHERE site = ? AND shape IN "
-                            "(SELECT shape FROM shapes WHERE site = ? ORDER BY pages, shape LIMIT ?)",
-                            (site, site, extra),
-                        )
+                self._count_shapes(db, site, summary.shapes)
                 if summary.url:
-                    db.execute(
-                        "INSERT OR REPLACE INTO refs (site, url, seen, fingerprints) VALUES (?, ?, ?, ?)",
-                        (site, summary.url, now, pack_fingerprints(summary.fingerprints)),
-                    )
-                    db.execute(
-                        "DELETE FROM refs WHERE site = ? AND url NOT IN "
-                        "(SELECT url FROM refs WHERE site = ? ORDER BY seen DESC, url LIMIT ?)",
-                        (site, site, MAX_REFERENCES),
-                    )
+                    self._keep_reference(db, site, summary.url, now, summary.fingerprints)
                 size = self._site_bytes(db, site)
                 db.execute(
                     "UPDATE sites SET pages = pages + 1, batch_pages = ?, version = ?, last_used = ?, bytes = ? WHERE site = ?",
@@ -375,6 +321,30 @@ class TemplateStore:
             raise TemplateStoreError(f"template store {self.path}: {exc}") from exc
         self._libraries[site] = (version + 1, library)
         return True
+
+    @staticmethod
+    def _count_shapes(db: sqlite3.Connection, site: str, shapes: list[bytes]) -> None:
+        """One more page for each of ``shapes`` (:attr:`PageSummary.shapes`); past
+        :data:`MAX_SITE_SHAPES` the site's kinds seen on the fewest pages go."""
+        if not shapes:
+            return
+        db.executemany(
+            "INSERT INTO shapes (site, shape, pages) VALUES (?, ?, 1) ON CONFLICT (site, shape) DO UPDATE SET pages = pages + 1",
+            [(site, shape) for shape in shapes],
+        )
+        extra = db.execute("SELECT COUNT(*) FROM shapes WHERE site = ?", (site,)).fetchone()[0] - MAX_SITE_SHAPES
+        if extra > 0:
+            db.execute("DELETE FROM shapes WHERE site = ? AND shape IN "
+                       "(SELECT shape FROM shapes WHERE site = ? ORDER BY pages, shape LIMIT ?)", (site, site, extra))
+
+    @staticmethod
+    def _keep_reference(db: sqlite3.Connection, site: str, url: str, now: float, fingerprints: list[int]) -> None:
+        """Store the page as a reference page of ``site`` (seed 004), keeping the newest
+        :data:`MAX_REFERENCES`."""
+        db.execute("INSERT OR REPLACE INTO refs (site, url, seen, fingerprints) VALUES (?, ?, ?, ?)",
+                   (site, url, now, pack_fingerprints(fingerprints)))
+        db.execute("DELETE FROM refs WHERE site = ? AND url NOT IN "
+                   "(SELECT url FROM refs WHERE site = ? ORDER BY seen DESC, url LIMIT ?)", (site, site, MAX_REFERENCES))
 
     @staticmethod
     def _site_bytes(db: sqlite3.Connection, site: str) -> int:

@@ -2,12 +2,19 @@
 
 A *site* is the host name of a page's URL, lower-cased, without a leading ``www.``. Pages of a
 site that mix layouts (an article, a gallery, a forum) are told apart by URL similarity: the
-reference page for a new page is the stored page of the same site whose URL is most similar.
+reference page for a new page is the stored page of the same site whose URL is most similar
+(:func:`best_reference`). A page is known by :func:`url_key`, the hash of its URL without
+tracking parameters.
 """
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlsplit
+import hashlib
+from collections.abc import Iterable
+from typing import TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+T = TypeVar("T")
 
 
 def site_of(url: str | None) -> str | None:
@@ -56,3 +63,31 @@ def url_similarity(a: str, b: str) -> float:
             break
         common += 1
     return common / max(len(sa), len(sb))
+
+
+_TRACKING_PARAMS = ("utm_", "fbclid", "gclid", "mc_cid", "mc_eid")
+
+
+def url_key(url: str) -> bytes:
+    """16-byte key of a page URL for "already learned": SHA-256 of the URL without its fragment
+    and without tracking parameters (``utm_*``, ``fbclid`` ...), so that the same article reached
+    from two links counts once. Only the hash is stored."""
+    parts = urlsplit(url.strip())
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not k.lower().startswith(_TRACKING_PARAMS)]
+    clean = urlunsplit((parts.scheme.lower(), (parts.netloc or "").lower(), parts.path, urlencode(query), ""))
+    return hashlib.sha256(clean.encode("utf-8", "surrogatepass")).digest()[:16]
+
+
+def best_reference(url: str | None, references: Iterable[tuple[str, T]]) -> tuple[str | None, T | None]:
+    """The reference page for extracting the page at ``url``: of ``references`` (``(url,
+    fingerprints)``, newest first), the one whose URL is most similar to ``url``
+    (:func:`~pagesieve.templates.urls.url_similarity`, seed 004 §2.2 d), never ``url`` itself;
+    ties go to the newest. ``(None, None)`` when there is none."""
+    best_url, best_value, best_score = None, None, -1.0
+    for ref_url, value in references:
+        if url is not None and ref_url == url:
+            continue
+        score = url_similarity(url, ref_url) if url else 0.0
+        if score > best_score:
+            best_url, best_value, best_score = ref_url, value, score
+    return best_url, best_value
