@@ -44,11 +44,15 @@ def story_page(k: int, oneoff: bool = False) -> str:
             f"<footer><p>Tidewater Gazette, 3 Quay Street.</p></footer></body></html>")
 
 
-def snapshot_of(k: int, oneoff: bool = False) -> dict:
-    url = f"{SITE}/news/{STORIES[k][1]}/"
-    snap = page_to_snapshot(parse_html(story_page(k, oneoff), url=url))
+def fixture_snapshot(html: str, url: str) -> dict:
+    """The snapshot the extension would send of the fixture page ``html`` at ``url``."""
+    snap = page_to_snapshot(parse_html(html, url=url))
     snap["url"] = url
     return snap
+
+
+def snapshot_of(k: int, oneoff: bool = False) -> dict:
+    return fixture_snapshot(story_page(k, oneoff), f"{SITE}/news/{STORIES[k][1]}/")
 
 
 def node_of(snap: dict, tag: str, text: str) -> int:

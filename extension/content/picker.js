@@ -8,7 +8,8 @@
   const { content: ps, reasons } = globalThis.pagesieve;
 
   // The blocks the picker offers are the host's block tags (blocks.py BLOCK_TAGS), so the
-  // highlight shows exactly what the correction applies to. Arrow up widens to the enclosing block, arrow down narrows
+  // highlight shows exactly what the correction applies to (with "Hide this", an inline element
+  // under the pointer comes first: pickChain). Arrow up widens to the enclosing block, arrow down narrows
   // back; Enter saves, Esc cancels.
   const BLOCK_TAGS = new Set(("div section article main header footer nav aside p h1 h2 h3 h4 h5 h6 ul ol li " +
     "dl dt dd table thead tbody tfoot tr td th caption blockquote pre figure figcaption address details summary hgroup menu").split(" "));
@@ -28,6 +29,26 @@
     return chain;
   }
 
+  // With "Hide this", the chain starts at the inline element under the pointer when it can be
+  // corrected alone (a photo credit span, a "More…" link: text, and no block inside; the host's
+  // corrections/parts.py is_part), then its inline ancestors, then the blocks. "Keep this"
+  // names blocks only.
+  const BLOCK_SELECTOR = [...BLOCK_TAGS].join(",");
+  function isPart(n) {
+    return !BLOCK_TAGS.has(n.localName) && (n.textContent || "").trim() !== "" && !n.querySelector(BLOCK_SELECTOR);
+  }
+
+  function pickChain(el, label) {
+    const parts = [];
+    if (label === "noise") {
+      for (let n = el; n && n.nodeType === 1 && !BLOCK_TAGS.has(n.localName) && n !== document.body; n = n.parentElement) {
+        if (isPart(n)) parts.push(n);
+      }
+    }
+    const blocks = blockChain(el);
+    return blocks.length ? parts.concat(blocks) : [];
+  }
+
   function describe(el) {
     const classes = [...el.classList].filter((c) => !/\d/.test(c)).slice(0, 2);
     return el.localName + classes.map((c) => "." + c).join("");
@@ -40,7 +61,10 @@
     picker.box.dataset.tag = el.localName;
     const verb = picker.label === "noise" ? "Hide" : "Keep";
     picker.bar.innerHTML = "";
-    picker.bar.append(`${verb} this: ${describe(el)} (and blocks like it on this site) · `);
+    const block = picker.chain.find((n) => BLOCK_TAGS.has(n.localName));
+    picker.bar.append(BLOCK_TAGS.has(el.localName)
+      ? `${verb} this: ${describe(el)} (and blocks like it on this site) · `
+      : `${verb} this: ${describe(el)} in ${describe(block)} (only it, wherever it is in blocks like this on this site) · `);
     for (const [key, what] of [["↑", "wider"], ["↓", "narrower"], ["Enter", "save"], ["Esc", "cancel"]]) {
       const k = document.createElement("kbd");
       k.textContent = key;
@@ -121,7 +145,7 @@
 
   function startPicker(label) {
     closePicker();
-    const chain = lastTarget ? blockChain(lastTarget) : [];
+    const chain = lastTarget ? pickChain(lastTarget, label) : [];
     if (!chain.length) return { ok: false, error: "right-click on the part of the page to correct" };
     const { host, root } = ps.uiRoot();
     const box = document.createElement("div");

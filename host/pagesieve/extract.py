@@ -38,6 +38,7 @@ from pagesieve.rules.unrendered import drop_unrendered_templates
 from pagesieve.blocks.signals import card_columns, card_items, page_signals, raw_page_signals
 from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, page_evidence
 from pagesieve.templates.store import SiteTemplates
+from pagesieve.corrections.parts import drop_parts, hidden_parts
 from pagesieve.corrections.rules import apply_rules
 from pagesieve.corrections.store import SiteRules
 
@@ -77,6 +78,9 @@ class Analysis:
         rel_next: the ``href`` of the page's ``<link rel="next">`` (read before pre-processing,
             which removes the head's links), or ``None``: where the article's next page may be
             (:func:`next_page`).
+        hidden_parts: ``(block index, element, Removal)`` of the elements inside kept blocks
+            that the user's corrections hide (:func:`pagesieve.corrections.parts.hidden_parts`),
+            filled in by :func:`judge_page`.
     """
 
     page: Page
@@ -94,6 +98,7 @@ class Analysis:
     content_scores: list[float] | None = None
     sibling_groups: list[list[int]] | None = None
     rel_next: str | None = None
+    hidden_parts: list = field(default_factory=list)
 
 
 def analyse(page: Page, title_only: bool = False, signals: bool = True, explain: bool = False) -> Analysis:
@@ -365,6 +370,7 @@ def judge_page(
                        log=analysis.removals, templates=templates, scores=analysis.content_scores)
     if corrections:
         apply_rules(analysis.page, analysis.blocks, keep, corrections, log=analysis.removals)
+        analysis.hidden_parts = hidden_parts(analysis.page, analysis.blocks, keep, corrections)
         if analysis.hidden_layers:
             analysis.hidden_layers = kept_layers_out(analysis.blocks, keep, analysis.hidden_layers, analysis.layers)
     return analysis, keep
@@ -420,10 +426,12 @@ def render_article(analysis: Analysis, keep: list[bool]) -> Article:
     saved article) show the title, byline and date in their header;
     :attr:`~pagesieve.article.model.Article.header` holds them as the page shows them. Each is
     logged in ``analysis.removals.header`` (stage ``post-rule``, its rule of
-    :data:`~pagesieve.article.header.HEADER_RULES`).
+    :data:`~pagesieve.article.header.HEADER_RULES`). The elements inside kept blocks that the
+    user's corrections hide (``analysis.hidden_parts``) are left out of all of them.
     """
     page, blocks, meta = analysis.page, analysis.blocks, analysis.metadata
     content_ids, noise_ids = verdict_ids(blocks, keep)
+    blocks = drop_parts(blocks, analysis.hidden_parts)  # the elements the user hid inside kept blocks
     body_keep, header, rules = split_header(blocks, keep, meta.title, meta.byline, meta.published)
     for i, rule in rules.items():
         analysis.removals.header[i] = Removal("post-rule", rule, {"header": True})

@@ -27,6 +27,14 @@ def open_page(context, url):
     return page
 
 
+def menu_click(worker, item: str, url: str):
+    """What the background worker answers to a click on the context-menu item ``item`` in the
+    tab at ``url`` (as Chromium's contextMenus would call it)."""
+    return worker.evaluate(
+        "async ([item, url]) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
+        " return await globalThis.pagesieveMenuClick({menuItemId: item, frameId: 0}, tab); }", [item, url])
+
+
 def popup_for(context, url):
     """The popup, opened as a tab, acting on the tab at ``url``: the popup acts on the active tab
     of its window, so that tab is made active again and the popup reloaded."""
@@ -684,9 +692,7 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
     page = open_page(chromium_context, f"{server}/harbour/wall/")
     assert chromium_context.pagesieve_send(page, {"type": "pagesieve.learn"})["ok"]  # (or learned on load already)
     page.click("text=weekend edition", button="right")  # the content script notes what was right-clicked
-    started = worker.evaluate(
-        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
-        " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-hide', frameId: 0}, tab); }", page.url)
+    started = menu_click(worker, "pagesieve-hide", page.url)
     assert started == {"ok": True, "picking": "p"}, started
     picker_tag = "() => document.querySelector('pagesieve-ui').shadowRoot.querySelector('.box').dataset.tag"
     assert page.evaluate(picker_tag) == "p"
@@ -736,11 +742,56 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
     popup.close()
 
     # "Undo last correction" brings the block back, here and (after a reload) for good
-    undone = worker.evaluate(
-        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
-        " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-undo', frameId: 0}, tab); }", second.url)
+    undone = menu_click(worker, "pagesieve-undo", second.url)
     assert undone == {"ok": True}, undone
     second.wait_for_function("() => document.querySelector('.promo').checkVisibility()", timeout=20000)
+    page.close()
+    second.close()
+
+
+CAPTION_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour Daily</title></head>
+<body><header class="masthead"><a href="/">Harbour Daily</a></header>
+<article class="story"><h1>{title}</h1>
+<div class="picture"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="600" height="300" alt="">
+<p class="caption">{caption} <span class="credit">Photo: Harbour Daily / {photographer}</span></p></div>
+<p>The council met on Tuesday evening to discuss the harbour wall, which has been closed since the storms of last winter.</p>
+<p>Engineers told the meeting that the repairs would take at least six more months, and that the cost had risen by a third.</p>
+<p>Residents who live along the front said they had waited long enough, and asked for a temporary walkway.</p>
+</article><footer><p>Harbour Daily, 1 Quay Street.</p></footer></body></html>"""
+"""A news page whose caption paragraph ends in a photo credit ``span``."""
+
+
+def test_right_click_hide_this_on_a_credit_hides_it_alone_here_and_on_the_next_page(chromium_context, server, serve_page, artifacts):
+    """Issue 54 (the tracker's 64), "a correction names what the user pointed at": "Hide this" on a
+    photo credit inside a caption paragraph picks the credit (the picker starts at the ``span``);
+    saved, the credit is hidden and its caption's words stay, on this page and on the site's
+    next page."""
+    for path, title, caption, who in (("/credits/quay/", "Quay repairs begin", "The quay at low water.", "A. Fisher"),
+                                      ("/credits/mill/", "Tide mill reopens", "The mill wheel turning again.", "B. Miller")):
+        serve_page(path, CAPTION_PAGE.format(title=title, caption=caption, photographer=who))
+    worker = chromium_context.service_workers[0]
+    visible = "(sel) => document.querySelector(sel).checkVisibility()"
+    page = open_page(chromium_context, f"{server}/credits/quay/")
+    page.click("text=Photo: Harbour Daily", button="right")
+    started = menu_click(worker, "pagesieve-hide", page.url)
+    assert started == {"ok": True, "picking": "span.credit"}, started
+    bar = page.evaluate("() => document.querySelector('pagesieve-ui').shadowRoot.querySelector('.bar').textContent")
+    assert "Hide this: span.credit in p.caption" in bar, bar
+    page.screenshot(path=str(artifacts / "chromium-picker-credit.png"))
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('.credit').checkVisibility()", timeout=20000)
+    assert page.evaluate(visible, ".caption") and page.evaluate(visible, "article p:nth-of-type(2)")
+    note = page.evaluate("() => document.querySelector('pagesieve-ui[data-kind=toast]').shadowRoot.textContent")
+    assert "Saved: hide" in note and "p.caption > span.credit" in note, note
+    page.screenshot(path=str(artifacts / "chromium-correction-credit.png"))
+    second = open_page(chromium_context, f"{server}/credits/mill/")
+    second.wait_for_function("() => !document.querySelector('.credit').checkVisibility()", timeout=20000)
+    assert second.evaluate(visible, ".caption")
+    assert "mill wheel turning again" in second.inner_text(".caption")
+    second.screenshot(path=str(artifacts / "chromium-correction-credit-second-page.png"))
+    undone = menu_click(worker, "pagesieve-undo", second.url)
+    assert undone == {"ok": True}, undone
+    second.wait_for_function("() => document.querySelector('.credit').checkVisibility()", timeout=20000)
     page.close()
     second.close()
 
@@ -763,9 +814,7 @@ def test_right_click_keep_this_keeps_a_block_that_hide_noise_hid(chromium_contex
         pytest.skip("the classifier keeps this footer already: nothing to correct")
     assert run_mode(page, "off")["ok"]
     page.click("text=newsroom", button="right")
-    started = worker.evaluate(
-        "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
-        " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-keep', frameId: 0}, tab); }", page.url)
+    started = menu_click(worker, "pagesieve-keep", page.url)
     assert started["ok"], started
     page.keyboard.press("ArrowUp")  # the <footer>
     page.keyboard.press("Enter")
@@ -963,9 +1012,7 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page
                 page.wait_for_timeout(100)
             # a correction first: "Hide this" on the newsletter line of the sidebar
             page.click(f"text={EXPLAIN_FIX}", button="right")
-            started = worker.evaluate(
-                "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
-                " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-hide', frameId: 0}, tab); }", page.url)
+            started = menu_click(worker, "pagesieve-hide", page.url)
             assert started["ok"], started
             # the page is not cleaned: the picker asks the host why (an "explain" request)
             reason = page.wait_for_function(
@@ -1005,9 +1052,7 @@ def test_show_hidden_labels_each_hidden_block_with_its_reason(server, serve_page
             page.screenshot(path=str(artifacts / "chromium-show-hidden.png"), full_page=True)
             # the picker on a shown hidden block tells why it is hidden before the user corrects it
             page.click(f"text={EXPLAIN_NOTE}", button="right")
-            started = worker.evaluate(
-                "async (url) => { const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);"
-                " return await globalThis.pagesieveMenuClick({menuItemId: 'pagesieve-keep', frameId: 0}, tab); }", page.url)
+            started = menu_click(worker, "pagesieve-keep", page.url)
             assert started["ok"], started
             result["picker"] = page.evaluate(
                 "() => [...document.querySelectorAll('pagesieve-ui')].map((h) => h.shadowRoot.querySelector('.bar .reason'))"

@@ -53,7 +53,8 @@ def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths:
 
     A block matches a label when it has the label's signature (tag path; zone when both are
     known), its text anchor if the label has one, and its kind of text (:func:`block_kind`)
-    when both kinds are known.
+    when both kinds are known. Labels of an element inside a block (``part > 0``) are matched
+    by :func:`pagesieve.corrections.parts.match_parts` instead.
 
     Cost: one tag-path key per block (memoised on the parent, so O(elements)) and a dict lookup.
     """
@@ -61,7 +62,8 @@ def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths:
         return []
     by_key: dict[str, list[Label]] = defaultdict(list)
     for label in rules.labels:
-        by_key[label.signature.key].append(label)
+        if not label.part:  # a label of an element inside a block: pagesieve.corrections.parts
+            by_key[label.signature.key].append(label)
     paths = paths or PathIndex(page)
     found: dict[int, list[int]] = defaultdict(list)
     last = None

@@ -70,6 +70,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 2: the share of the corrected block's text inside links (NULL: not known, labels made before).
     "ALTER TABLE labels ADD COLUMN link_share REAL",
+    # 3: how many of the path's last steps name an element inside the block (0: the block itself).
+    "ALTER TABLE labels ADD COLUMN part INTEGER NOT NULL DEFAULT 0",
 )
 
 
@@ -98,6 +100,10 @@ class Label:
             ``<a>``; ``None`` when not known (no text, or a label stored before it was kept).
             The rule matches only blocks of the same kind of text, a list of links or a
             run of sentences (:func:`~pagesieve.corrections.signature.text_kind`).
+        part: 0 for a correction of a whole block; else how many of the signature's last steps
+            name an element inside the block the rest of the path names (a credit ``span`` in a
+            caption paragraph, a "More…" link): the rule hides those elements only, and its
+            anchor and kind of text are the element's (:mod:`pagesieve.corrections.parts`).
     """
 
     site: str
@@ -112,6 +118,14 @@ class Label:
     replaced: int | None = None
     active: bool = True
     link_share: float | None = None
+    part: int = 0
+
+    @property
+    def block_key(self) -> str:
+        """The tag path of the corrected block as one string: the signature's key without the
+        :attr:`part` steps (what the template store counts the reach of a correction by)."""
+        path = self.signature.path
+        return " > ".join(path[:len(path) - self.part]) if self.part else self.signature.key
 
     @property
     def name(self) -> str:
@@ -123,7 +137,7 @@ class Label:
         return {
             "site": self.site, "url": self.url, "created": self.created, "label": self.name,
             "path": list(self.signature.path), "zone": self.signature.zone, "anchor": self.anchor, "snippet": self.snippet,
-            "link_share": self.link_share,
+            "link_share": self.link_share, "part": self.part,
             "feature_names": list(FEATURE_NAMES), "features": [[round(float(v), 6) for v in row] for row in self.features],
         }
 
@@ -132,7 +146,7 @@ class Label:
         return {
             "id": self.id, "site": self.site, "url": self.url, "label": self.name, "created": self.created,
             "signature": self.signature.describe() + (" (this text only)" if self.anchor else ""), "snippet": self.snippet, "blocks": int(len(self.features)),
-            "active": self.active,
+            "active": self.active, "part": self.part > 0,
         }
 
 
@@ -175,9 +189,12 @@ def label_from_json(data: dict) -> Label:
     if link_share is not None and (not isinstance(link_share, (int, float)) or isinstance(link_share, bool)
                                    or not 0.0 <= link_share <= 1.0):
         raise LabelStoreError("\"link_share\" must be a number from 0 to 1 or null")
+    part = data.get("part", 0)
+    if not isinstance(part, int) or isinstance(part, bool) or not 0 <= part < max(len(path), 1):
+        raise LabelStoreError("\"part\" must be a whole number of steps, less than the path's")
     return Label(site=site, url=url, label=LABEL_VALUES[label], signature=Signature(tuple(path), zone),
                  features=features, snippet=snippet, anchor=anchor, created=float(created),
-                 link_share=None if link_share is None else float(link_share))
+                 link_share=None if link_share is None else float(link_share), part=part)
 
 
 def same_kind(a: Label, b: Label) -> bool:
@@ -241,13 +258,13 @@ class LabelStore:
 
     @staticmethod
     def _row(row) -> Label:
-        (id_, site, url, created, label, path, zone, anchor, snippet, features, rows, count, replaced, active, link_share) = row
+        (id_, site, url, created, label, path, zone, anchor, snippet, features, rows, count, replaced, active, link_share, part) = row
         feats = np.frombuffer(features, dtype=np.float32).reshape(rows, count) if rows else np.zeros((0, count), np.float32)
         return Label(site=site, url=url, label=label, signature=Signature(tuple(json.loads(path)), zone),
                      features=feats, snippet=snippet, anchor=anchor, created=created, id=id_, replaced=replaced, active=bool(active),
-                     link_share=link_share)
+                     link_share=link_share, part=part)
 
-    _COLUMNS = "id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share"
+    _COLUMNS = "id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share, part"
 
     def labels(self, site: str | None = None, *, active_only: bool = True, features: bool = True) -> list[Label]:
         """Labels, oldest first; of one site or all; active ones only unless asked; without their
@@ -329,15 +346,15 @@ class LabelStore:
                     old.active = False
                     replaced = replaced or old
             cur = db.execute(
-                "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
+                "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share, part)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
                 (label.site, label.url, created, label.label, json.dumps(list(sig.path), ensure_ascii=False), sig.key, sig.zone,
                  label.anchor, label.snippet, feats.tobytes(), len(feats), feats.shape[1], replaced.id if replaced else None,
-                 label.link_share),
+                 label.link_share, label.part),
             )
             stored = Label(site=label.site, url=label.url, label=label.label, signature=sig, features=feats,
                            snippet=label.snippet, anchor=label.anchor, created=created, id=int(cur.lastrowid),
-                           replaced=replaced.id if replaced else None, link_share=label.link_share)
+                           replaced=replaced.id if replaced else None, link_share=label.link_share, part=label.part)
         return stored, replaced
 
     def undo(self, site: str | None = None) -> tuple[Label | None, Label | None]:
@@ -391,10 +408,11 @@ class LabelStore:
                         db.execute("UPDATE labels SET active = 0 WHERE id = ?", (row[0],))
                 feats = np.ascontiguousarray(np.asarray(label.features, dtype=np.float32).reshape(-1, N_FEATURES)[:MAX_BLOCKS_PER_LABEL])
                 db.execute(
-                    "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?)",
+                    "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share, part)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?)",
                     (label.site, label.url, label.created or time.time(), label.label, json.dumps(list(sig.path), ensure_ascii=False),
-                     sig.key, sig.zone, label.anchor, label.snippet, feats.tobytes(), len(feats), N_FEATURES, label.link_share),
+                     sig.key, sig.zone, label.anchor, label.snippet, feats.tobytes(), len(feats), N_FEATURES, label.link_share,
+                     label.part),
                 )
                 count += 1
         return count

@@ -23,7 +23,9 @@ def handle(session: Session, message: dict) -> dict:
     :meth:`pagesieve.article.pagination.NextPage.to_json`, which the extension follows with
     ``follow`` requests) in reader mode only. ``why[k]`` is ``[stage, rule, evidence]``
     (:meth:`pagesieve.removal.Removal.compact`) of ``hide[k]``
-    (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none; the layers over
+    (:func:`pagesieve.explain.hidden_reasons`), or ``null`` when it has none; in "hide" mode
+    the elements inside kept blocks that the user's corrections hide follow the blocks
+    (:func:`with_parts`); the layers over
     the page judged noise come last, each hidden whole (:func:`pagesieve.rules.layers.hidden_with_layers`). With
     ``"learn": true`` the page is also learned, as a ``learn`` request would (not when
     ``"private": true``), after it was judged. ``reference``
@@ -51,6 +53,8 @@ def handle(session: Session, message: dict) -> dict:
         content_ids, noise_ids = verdict_ids(analysis.blocks, keep)
         session.hold((page, analysis, keep))  # freed after the reply is written (release())
     why = [r.compact() if r is not None else None for r in hidden_reasons(analysis, keep)]
+    if mode == "hide":
+        noise_ids, why = with_parts(page, noise_ids, why, analysis.hidden_parts)
     noise_ids, why = hidden_with_layers(noise_ids, why, analysis.hidden_layers, analysis.layers)
     reply = {
         "type": "cleaned", "mode": mode, "hide": noise_ids, "why": why, "content": content_ids,
@@ -119,6 +123,7 @@ def corrections_only(session: Session, page, site, rules, started, parsed, learn
     (no classifier): for pages the user has not asked to clean, where a correction must
     still hold (like a cosmetic filter). With ``learn``, the page is learned too."""
     from pagesieve.blocks.segment import segment
+    from pagesieve.corrections.parts import hidden_parts
     from pagesieve.corrections.rules import match_rules, noise_rule_ids, noise_rule_reasons
     from pagesieve.page.preprocess import preprocess
 
@@ -133,6 +138,9 @@ def corrections_only(session: Session, page, site, rules, started, parsed, learn
             hide = noise_rule_ids(blocks, matches)
             reasons = noise_rule_reasons(blocks, matches)
             why = [reasons[n].compact() if n in reasons else None for n in hide]
+            hidden = set(hide)
+            parts = [p for p in hidden_parts(page, blocks, [True] * len(blocks), rules) if blocks[p[0]].node_id not in hidden]
+            hide, why = with_parts(page, hide, why, parts)
         learned = learn and learn_judged(session, page, blocks, private, warnings)
     return {
         "type": "cleaned", "mode": "corrections", "hide": hide, "why": why, "content": [], "site": site, "site_pages": 0,
@@ -194,3 +202,16 @@ def fetched_templates(site: str, page_url: str | None, reference: tuple[str, byt
         return None
     return reference_templates(site, url, summary.fingerprints, learned.library if learned is not None else None,
                                learned.pages if learned is not None else 0)
+
+
+def with_parts(page, hide: list[int], why: list, parts: list) -> tuple[list[int], list]:
+    """``hide`` and ``why`` with the node ids of ``parts`` (``(block index, element, Removal)``
+    of :func:`pagesieve.corrections.parts.hidden_parts`) and their reasons after them; an
+    element without a node id (added after load) is left out."""
+    hide, why = list(hide), list(why)
+    for _block, element, removal in parts:
+        node = page.node_id(element)
+        if node >= 0:
+            hide.append(node)
+            why.append(removal.compact())
+    return hide, why

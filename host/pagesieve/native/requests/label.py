@@ -16,7 +16,13 @@ def handle(session: Session, message: dict) -> dict:
     the label is on disk before the reply is sent. ``{"undo": true, "site"?}`` ->
     ``{"type": "unlabelled", "removed": {...}|null, "restored": {...}|null, "site"}``.
     Either way the personal model is retrained in the background.
+
+    A "noise" correction on an inline element inside a kept block (a credit ``span``, a "More…"
+    link: :func:`pagesieve.corrections.parts.is_part`) names that element, not its block
+    (:func:`~pagesieve.corrections.parts.make_part_label`; the reply's ``label.part`` is true);
+    "content", or an element of a block judged noise, names the block.
     """
+    from pagesieve.corrections.parts import is_part, make_part_label
     from pagesieve.corrections.rules import make_label, target_block
     from pagesieve.corrections.store import LABEL_VALUES
     from pagesieve.errors import LabelStoreError
@@ -49,11 +55,16 @@ def handle(session: Session, message: dict) -> dict:
         raise ProtocolError(ErrorCode.BAD_REQUEST, "a correction needs the page's URL with a host name (the site it applies to)")
     model = session.model(page)
     analysis, keep = judge_page(page, model=model, corrections=session.rules(site))
-    block = target_block(analysis.blocks, analysis.page.element_by_id(), node)
+    elements = analysis.page.element_by_id()
+    block = target_block(analysis.blocks, elements, node)
     if block is None or analysis.blocks[block].parent < 0:
         raise ProtocolError(ErrorCode.NO_BLOCK, f"node {node} is not in a block of the page's content (hidden, or the whole body)")
-    made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block,
-                      LABEL_VALUES[name], keep=keep, snippets=snippets)
+    element = elements.get(node)
+    if LABEL_VALUES[name] == 0 and element is not None and is_part(element) and keep[block]:
+        made = make_part_label(analysis.page, analysis.blocks, element, keep=keep, snippets=snippets)
+    else:
+        made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block,
+                          LABEL_VALUES[name], keep=keep, snippets=snippets)
     try:
         store = session.label_store()
         stored, replaced = store.add(made)
@@ -71,7 +82,8 @@ def reach_of(session: Session, label, url: str | None) -> dict:
     its site the host has learned (issue 54): ``{"pages": n, "site_pages": m, "anchored": bool}``.
 
     ``n`` is the learned pages holding a block of the label's kind (its tag path, counted by
-    :meth:`~pagesieve.templates.store.TemplateStore.shape_pages`), the page itself counted once
+    :meth:`~pagesieve.templates.store.TemplateStore.shape_pages`; for a label of an element inside a
+    block, the block's tag path), the page itself counted once
     whether it was learned or not; ``m`` the site's learned pages (at least ``n``). The rule
     applies to every page of that kind, these and later ones; an ``anchored`` label only where
     the same text is found too (:mod:`pagesieve.corrections.rules`). A store that cannot be
@@ -82,7 +94,7 @@ def reach_of(session: Session, label, url: str | None) -> dict:
     pages, site_pages = 1, 1
     try:
         store = session.store()
-        seen = store.shape_pages(label.site, label.signature.key)
+        seen = store.shape_pages(label.site, label.block_key)
         learned = bool(url) and store.has_learned(label.site, url)
         pages = max(1, seen + (0 if learned else 1))
         site_pages = max(pages, store.site_pages(label.site) + (0 if learned else 1))
