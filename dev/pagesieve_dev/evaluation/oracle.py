@@ -19,6 +19,12 @@ sentences, :func:`pagesieve.corrections.rules.block_kind`) and to their subtrees
 the matched subtrees weighted ``1 - 2 s`` (``s`` = a block's share of tokens aligned with the
 truth, :func:`pagesieve_dev.training.labels.content_shares`); for "content", the tokens of dropped
 blocks weighted ``2 s - 1``. A gain under :data:`MIN_GAIN_TOKENS` is not worth a click.
+
+It can also point at an element inside a kept block (a credit ``span``, a "More…" link:
+:func:`pagesieve.corrections.parts.is_part`), as the picker can: "noise" on that element hides the
+elements with its signature in the blocks with its block's signature
+(:mod:`pagesieve.corrections.parts`), gaining the element's tokens weighted ``1 - 2 s`` (``s`` its
+own share of tokens aligned with the truth, :func:`part_gains`).
 """
 
 from __future__ import annotations
@@ -29,12 +35,14 @@ from collections.abc import Callable
 
 import numpy as np
 
+from pagesieve.blocks.features import TOKEN_RE
 from pagesieve.blocks.segment import subtree_ends
+from pagesieve.corrections.parts import element_link_share, element_text, hidden_parts, is_part, make_part_label, names_a_kind, own_parts
 from pagesieve.corrections.rules import apply_rules, block_kind, make_label, subtree_text
-from pagesieve.corrections.signature import PathIndex, text_anchor
+from pagesieve.corrections.signature import PathIndex, text_anchor, text_kind
 from pagesieve.corrections.store import Label, SiteRules, same_kind
 from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
-from pagesieve_dev.training.labels import content_shares, truth_reference
+from pagesieve_dev.training.labels import _align, content_shares, truth_reference
 
 ORACLE_SEED = 20261121
 CORRECTION_PAGES = 3
@@ -129,6 +137,77 @@ def correction_gains(analysis, keep: list[bool], counts: np.ndarray, shares: np.
     return out
 
 
+def token_matches(blocks, tokens: list[str], content: list[bool]) -> tuple[list[list[str]], list[np.ndarray]]:
+    """Per block (document order): its tokens (:data:`~pagesieve.blocks.features.TOKEN_RE`,
+    lower case) and, per token, whether it aligns with the truth (the alignment
+    :func:`~pagesieve_dev.training.labels.content_shares` makes, kept token by token)."""
+    pieces = [TOKEN_RE.findall(b.text.lower()) for b in blocks]
+    matched = _align([t for toks in pieces for t in toks], tokens, content)
+    out, pos = [], 0
+    for toks in pieces:
+        out.append(matched[pos:pos + len(toks)])
+        pos += len(toks)
+    return pieces, out
+
+
+def _find(run: list[str], within: list[str]) -> int:
+    """Start of the first occurrence of ``run`` in ``within``, ``-1`` when absent."""
+    n = len(run)
+    for i in range(len(within) - n + 1):
+        if within[i:i + n] == run:
+            return i
+    return -1
+
+
+def part_gains(analysis, keep: list[bool], pieces: list[list[str]], matched: list[np.ndarray], paths: PathIndex,
+               hidden: set) -> dict[tuple, tuple[object, float]]:
+    """Token gain of every "noise" correction of an element inside a kept block on one page.
+
+    Args:
+        analysis, keep, paths: as :func:`correction_gains`; pieces, matched: per block, its
+            tokens and their alignment with the truth (:func:`token_matches`).
+        hidden: ids of the elements the rules made so far already hide.
+
+    Returns:
+        ``{("part", element path, kind of text, text anchor or None): (element to pick, gain)}``:
+        the elements with one signature in kept blocks, gaining each element's tokens weighted
+        ``1 - 2 s`` (``s`` the share of them aligned with the truth; an element's tokens are
+        found as a run of its block's). One element with the signature on the page, or elements
+        of a kind (:func:`~pagesieve.corrections.parts.names_a_kind`) in one block, give an
+        un-anchored correction; otherwise one anchored correction per distinct text, as
+        :func:`pagesieve.corrections.parts.needs_part_anchor` anchors.
+    """
+    blocks = analysis.blocks
+    by_path: dict[tuple, list[tuple[object, float]]] = defaultdict(list)
+    for b in blocks:
+        if not keep[b.index] or b.parent < 0 or not pieces[b.index]:
+            continue
+        base = paths.path(b.element)
+        for element, steps in own_parts(b.element):
+            if id(element) in hidden or not is_part(element):
+                continue
+            run = TOKEN_RE.findall(element_text(element).lower())
+            at = _find(run, pieces[b.index]) if run else -1
+            if at < 0:
+                continue
+            share = float(matched[b.index][at:at + len(run)].mean())
+            by_path[base + steps, text_kind(element_link_share(element))].append((element, len(run) * (1.0 - 2.0 * share), b.index))
+    out: dict[tuple, tuple[object, float]] = {}
+    for (path, kind), members in by_path.items():
+        one_block = len({i for _e, _g, i in members}) == 1
+        if len(members) == 1 or (one_block and names_a_kind(members[0][0])):
+            out["part", path, kind, None] = (members[0][0], sum(g for _e, g, _i in members))
+            continue
+        by_text: dict[str, list[tuple[object, float]]] = defaultdict(list)
+        for element, gain, _i in members:
+            anchor = text_anchor(element_text(element))
+            if anchor is not None:
+                by_text[anchor].append((element, gain))
+        for anchor, same in by_text.items():
+            out["part", path, kind, anchor] = (same[0][0], sum(g for _e, g in same))
+    return out
+
+
 class Oracle:
     """The simulated user of one evaluation run.
 
@@ -136,9 +215,11 @@ class Oracle:
         dataset: the dataset. budget: corrections per site (N).
         prepare: called with a page id before it is judged (the history extractor's store).
         judge: ``(html, url) -> (analysis, keep)`` without corrections.
+        parts: whether it may point at elements inside blocks (:func:`part_gains`).
     """
 
-    def __init__(self, dataset: Dataset, budget: int, prepare: Callable[[str], None], judge: Callable) -> None:
+    def __init__(self, dataset: Dataset, budget: int, prepare: Callable[[str], None], judge: Callable, parts: bool = True) -> None:
+        self.parts = parts
         self.dataset = dataset
         self.budget = budget
         self.prepare = prepare
@@ -160,16 +241,20 @@ class Oracle:
             analysis, base = self.judge(read_page(self.dataset, page_id), record.url)
             tokens, content = truth_reference(read_truth(self.dataset, page_id))
             counts, shares = content_shares(analysis.blocks, range(len(analysis.blocks)), tokens, content)
-            seen.append((analysis, base, counts, shares, PathIndex(analysis.page)))
+            seen.append((analysis, base, counts, shares, PathIndex(analysis.page), token_matches(analysis.blocks, tokens, content)))
         for _ in range(self.budget):
             total: dict[tuple, float] = defaultdict(float)
             where: dict[tuple, tuple[float, int, int]] = {}
             keeps = []
-            for n, (analysis, base, counts, shares, paths) in enumerate(seen):
+            for n, (analysis, base, counts, shares, paths, (pieces, matched)) in enumerate(seen):
                 keep = list(base)
                 apply_rules(analysis.page, analysis.blocks, keep, rules)
                 keeps.append(keep)
-                for choice, (block, gain) in correction_gains(analysis, keep, counts, shares, paths).items():
+                gains = correction_gains(analysis, keep, counts, shares, paths)
+                if self.parts:
+                    hidden = {id(e) for _i, e, _w in hidden_parts(analysis.page, analysis.blocks, keep, rules, paths)}
+                    gains.update(part_gains(analysis, keep, pieces, matched, paths, hidden))
+                for choice, (block, gain) in gains.items():
                     total[choice] += gain
                     if gain > where.get(choice, (-np.inf,))[0]:
                         where[choice] = (gain, n, block)
@@ -179,9 +264,12 @@ class Oracle:
             if total[choice] < MIN_GAIN_TOKENS:
                 break
             _gain, n, block = where[choice]
-            analysis, _base, _c, _s, paths = seen[n]
-            made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, choice[2],
-                              keep=keeps[n], paths=paths)
+            analysis, _base, _c, _s, paths, _m = seen[n]
+            if choice[0] == "part":
+                made = make_part_label(analysis.page, analysis.blocks, block, keep=keeps[n], paths=paths)
+            else:
+                made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, choice[2],
+                                  keep=keeps[n], paths=paths)
             made.site, made.created, made.id = site, float(len(rules.labels) + 1), len(rules.labels) + 1
             rules.labels = [old for old in rules.labels
                             if (old.signature.key, old.anchor) != (made.signature.key, made.anchor) or not same_kind(old, made)] + [made]

@@ -11,10 +11,13 @@ tag path of the block followed by the steps from the block down to the element
 (:attr:`~pagesieve.corrections.store.Label.part` counts those steps), and the rule hides, in every
 block with the block's signature, the elements at those steps, and only them.
 
-A part label is **anchored** on the element's text when, on the page it was made on, another
-element with the same signature sits in a kept block (:func:`needs_part_anchor`, the block
-rule's test of :func:`pagesieve.corrections.rules.needs_anchor`): a bare ``<a>`` among the
-story's links names that link, a ``span.credit`` alone on the page names every credit. It
+A part label is **anchored** on the element's text (:func:`needs_part_anchor`, as
+:func:`pagesieve.corrections.rules.needs_anchor` tests a block) when, on the page it was made
+on, an element with the same signature sits in another kept block (a link among the story's
+links, ``p > a.link`` on cbsnews.com: that link is named, not the story's links), or in the same
+block while the element's own step is a bare tag (``a``, ``b``: formatting, not a kind). An
+element whose own step has a stable class or id, alone in its block or with others of its kind
+there (the links of a breadcrumb trail, ``span.pathway > a.pathway``), names the kind. It
 matches only elements of its kind of text (a link, or words), as block labels do. Off the page it
 was made on, a part rule that would hide more than
 :data:`~pagesieve.corrections.rules.LOCAL_HIDE_SHARE` of what the page keeps stays local.
@@ -93,12 +96,21 @@ def block_of(blocks: list[Block], element: etree._Element) -> int | None:
     return None
 
 
+def names_a_kind(element: etree._Element) -> bool:
+    """True when ``element``'s own step (:func:`~pagesieve.corrections.signature.step_of`) has a
+    stable class or id token: the site marks it as a kind of element (``span.credit``)."""
+    return step_of(element) != element.tag
+
+
 def needs_part_anchor(blocks: list[Block], keep: list[bool], element: etree._Element, paths: PathIndex) -> bool:
     """True when a "noise" label on the part ``element`` must be anchored on its text: another
-    element with its signature and kind of text lies in the own content of a kept block."""
+    element with its signature and kind of text lies in the own content of another kept block
+    (the story's links, each in its paragraph: one of them is named, not the kind), or in the
+    same block while ``element``'s own step is a bare tag (not :func:`names_a_kind`). Elements of
+    a kind gathered in one block (the links of a breadcrumb trail) are named as a kind."""
     path = paths.path(element)
     kind = text_kind(element_link_share(element))
-    parent = path[:-1]
+    home = block_of(blocks, element)
     for b in blocks:
         if not keep[b.index]:
             continue
@@ -106,10 +118,12 @@ def needs_part_anchor(blocks: list[Block], keep: list[bool], element: etree._Ele
         if len(base) >= len(path) or path[:len(base)] != base:
             continue
         for other, steps in own_parts(b.element):
-            if other is element or base + steps != path or base + steps[:-1] != parent:
+            if other is element or base + steps != path:
                 continue
             other_kind = text_kind(element_link_share(other))
-            if kind is None or other_kind is None or kind == other_kind:
+            if kind is not None and other_kind is not None and kind != other_kind:
+                continue
+            if b.index != home or not names_a_kind(element):
                 return True
     return False
 
