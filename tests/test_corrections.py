@@ -317,6 +317,11 @@ def test_labels_commands_and_the_personal_model(tmp_path, capsys):
     rows = x[np.argsort(-d)[:60]]
     with LabelStore(store_path) as store:
         store.add(Label("news.example", "https://news.example/1", 0, Signature(("div.rail",)), rows.astype(np.float32), snippet="Most read"))
+    # one site's corrections stay on that site: no personal model yet, and one made before is deleted
+    model_file = tmp_path / "personal-model.skops"
+    model_file.write_bytes(b"made from an earlier set of labels")
+    assert main(["labels", "retrain", "--store", str(store_path), "--model-file", str(model_file)]) == 0
+    assert "not trained: your corrections are on 1 site" in capsys.readouterr().out and not model_file.exists()
     assert main(["labels", "list", "--store", str(store_path)]) == 0
     out = capsys.readouterr().out
     assert "news.example" in out and "div.rail" in out and "noise" in out
@@ -331,8 +336,10 @@ def test_labels_commands_and_the_personal_model(tmp_path, capsys):
     assert main(["labels", "import", str(tmp_path / "bad.jsonl"), "--store", str(other)]) == 10
     assert "line 1" in capsys.readouterr().err
 
+    with LabelStore(store_path) as store:  # the same kind of rail corrected on two more sites
+        for site in ("daily.example", "weekly.example"):
+            store.add(Label(site, f"https://{site}/1", 0, Signature(("div.rail",)), np.zeros((0, N_FEATURES), np.float32)))
     before = _sha256(SHIPPED_MODEL)
-    model_file = tmp_path / "personal-model.skops"
     assert main(["labels", "retrain", "--store", str(store_path), "--model-file", str(model_file)]) == 0
     assert _sha256(SHIPPED_MODEL) == before
     personal = load_model(compiled_path(model_file))

@@ -319,7 +319,8 @@ def test_corrections_over_the_protocol(host, snapshot):
     """label -> stored and applied at once (mode "corrections" and "hide"); the same block
     labelled again replaces the first label and says so; undo brings the first back; bad
     corrections get errors; the personal model is retrained in the background while the host
-    keeps answering, and then serves."""
+    keeps answering; it learns nothing from one site's corrections (they stay on that site), and
+    serves once they span three sites."""
     node = _node_of(snapshot, "p", "Tried this at 1,800 m")
     keep_node = _node_of(snapshot, "p", "2,400 metres")
     before = host.request({"v": 1, "id": 1, "type": "clean", "mode": "corrections", "snapshot": snapshot})
@@ -356,14 +357,29 @@ def test_corrections_over_the_protocol(host, snapshot):
         assert reply["ok"] is False and reply["error"]["code"] == code, (message, reply)
     no_site = dict(snapshot, url="file:///tmp/page.html")
     assert host.request({"v": 1, "id": 11, "type": "label", "snapshot": no_site, "node": node, "label": "noise"})["error"]["code"] == 8
-    deadline = time.monotonic() + 120
-    model, log = None, ""
-    while time.monotonic() < deadline and (model != "personal" or "retraining ended with exit status 0" not in log):
-        time.sleep(0.5)  # each request also reaps a finished run (and logs it)
-        model = host.request({"v": 1, "id": 12, "type": "clean", "mode": "hide", "snapshot": snapshot})["model"]
-        log = host.log.read_text(encoding="utf-8") if host.log.is_file() else ""
-    assert model == "personal" and host.personal.is_file()
+
+    def retrained(ends: int) -> tuple[str, str]:  # the model serving once `ends` retraining runs have ended
+        deadline = time.monotonic() + 120
+        model, log = None, ""
+        while time.monotonic() < deadline and log.count("retraining ended with exit status 0") < ends:
+            time.sleep(0.5)  # each request also reaps a finished run (and logs it)
+            model = host.request({"v": 1, "id": 12, "type": "clean", "mode": "hide", "snapshot": snapshot})["model"]
+            log = host.log.read_text(encoding="utf-8") if host.log.is_file() else ""
+        return host.request({"v": 1, "id": 12, "type": "clean", "mode": "hide", "snapshot": snapshot})["model"], log
+
+    # corrections on one site stay on it: the retraining ends without a personal model
+    model, log = retrained(1)
     assert "retraining in process" in log and "retraining ended with exit status 0" in log
+    assert model != "personal" and not host.personal.is_file()
+    # the same correction on two more sites: now the personal model learns from them, and serves
+    for n, site in enumerate(("https://hillbakery.example/bread/", "https://hillmill.example/flour/")):
+        other = host.request({"v": 1, "id": 13 + n, "type": "label", "snapshot": dict(snapshot, url=site), "node": node, "label": "noise"})
+        assert other["ok"] and other["site"] == site.split("/")[2], other
+    model, log = retrained(log.count("retraining ended with exit status 0") + 1)
+    deadline = time.monotonic() + 120
+    while model != "personal" and time.monotonic() < deadline:  # the last run may have started before the last label
+        model, log = retrained(log.count("retraining ended with exit status 0") + 1)
+    assert model == "personal" and host.personal.is_file()
     assert host.close() == 0
 
 

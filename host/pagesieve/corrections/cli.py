@@ -81,15 +81,24 @@ def labels_main(args: argparse.Namespace) -> int:
 def retrain_personal(labels_path: Path | None, model_file: Path | None) -> int:
     """``pagesieve labels retrain``: fit and write the personal model from the label store
     ``labels_path`` (default: the user's) to ``model_file`` (default: the user's); returns 0.
+    Labels of fewer than :data:`~pagesieve.corrections.personal.PERSONAL_MIN_SITES` sites train
+    nothing, and a personal model made before is deleted (one site's corrections stay on it).
 
     Raises:
         LabelStoreError: the store cannot be read. ModelError: no labels, or no shipped model.
     """
-    from pagesieve.corrections.personal import personal_model_path, train_personal
+    from pagesieve.corrections.personal import PERSONAL_MIN_SITES, personal_model_path, reset_personal, train_personal
 
     with LabelStore(labels_path) as store:
         x, y = store.training_rows()
+        sites = store.sites()
     out = model_file or personal_model_path()
+    if sites and len(sites) < PERSONAL_MIN_SITES:
+        removed = reset_personal(out)
+        print(f"personal model not trained: your corrections are on {len(sites)} site{'' if len(sites) == 1 else 's'}; "
+              f"it learns from them once they are on {PERSONAL_MIN_SITES} or more. Until then each applies on its own site"
+              + (" (the personal model made before was deleted)." if removed else "."))
+        return 0
     facts = train_personal(x, y, out)
     print(f"personal model written to {out}: {facts['user_rows']} labelled block(s) "
           f"+ {facts['shipped_support_vectors']} shipped support vectors in {facts['seconds']:.1f} s")

@@ -15,7 +15,8 @@ running host swaps to the new model on its next page and never sees half a file.
 model is never written. ``pagesieve reset --personal`` deletes the personal files.
 
 Retraining runs in its own process (``pagesieve labels retrain``), started by the host when
-labels change (:class:`Retrainer`), so the host keeps answering while it trains.
+labels change (:class:`Retrainer`), so the host keeps answering while it trains. It trains only
+once the labels span :data:`PERSONAL_MIN_SITES` sites: one site's corrections stay on that site.
 
 **Upgrades.** The personal model is stamped with the version of the features it reads
 (``meta["feature_set"]``: :data:`~pagesieve.classify.model_store.FEATURE_SET_VERSION`). A model of
@@ -68,6 +69,16 @@ weight  daniel  dragnet
 
 Heavier weights let a few labelled blocks pull the decision for look-alike blocks of other
 kinds; at 1 the personal model costs nothing where the rules already fix the site."""
+
+
+PERSONAL_MIN_SITES = 3
+"""Least number of sites the user's active labels must span before a personal model is trained
+from them (``pagesieve labels retrain``). The personal model serves on every site, while a
+correction is meant for its own (issue 54: "it must not let one user's three clicks on one site
+change other sites"): until the corrections span this many sites they apply as the rules of
+their sites alone (:mod:`pagesieve.corrections.rules`), and a personal model made earlier is
+deleted (it is derived from the labels, which stay). Three: the least number of sites from which
+a pattern across sites can be told from one site's template."""
 
 
 def personal_model_path() -> Path:
