@@ -133,3 +133,47 @@ def test_a_label_store_of_version_2_gains_parts_and_keeps_its_labels(tmp_path):
     with LabelStore(path) as store:
         (label,) = store.labels("saltmarsh.example")
         assert label.part == 0 and label.block_key == "main > aside"
+
+
+def test_a_breadcrumb_hidden_on_one_real_page_goes_from_the_sites_other_pages_and_nothing_else_does(datasets_dir):
+    """daniel's www.express.gr (84 pages, 2011): every story opens with a breadcrumb trail
+    (``span.pathway > a.pathway`` links: home, section, subject) followed by the headline, in one
+    table cell the classifier keeps. "Hide this" on one of its links, on the first page, names the
+    kind (its class, the others of its kind in the same block): on each other page the trail's
+    link words leave the text, and the only other words to go are the headline's, which the
+    cell then holds alone and which the reader already shows in its header (the body does not
+    repeat the header, issue 52). Nothing is gained, and the header is unchanged."""
+    from collections import Counter
+
+    from pagesieve.extract import extract_page, judge_page
+    from pagesieve.corrections.parts import make_part_label
+    from pagesieve.corrections.store import SiteRules
+    from pagesieve.tokens import tokens
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    ds = load_dataset(datasets_dir / "daniel")
+    ids = sorted(r.id for r in ds.rows if r.site == "www.express.gr")
+    assert len(ids) > 50
+    first = ds.record(ids[0])
+    page = parse_html(read_page(ds, ids[0]), url=first.url)
+    analysis, keep = judge_page(page, title_only=False)
+    link = [a for a in page.root.iter("a") if a.get("class") == "pathway"][-1]
+    label = make_part_label(page, analysis.blocks, link, keep=keep)
+    assert label.part == 2 and label.anchor is None and label.signature.key.endswith("span.pathway > a.pathway")
+    label.id = 1
+    rules = SiteRules("www.express.gr", [label])
+    changed = 0
+    for page_id in ids[1:]:
+        html, url = read_page(ds, page_id), ds.record(page_id).url
+        crumbs = Counter(t for a in parse_html(html, url=url).root.iter("a") if a.get("class") == "pathway"
+                         for t in tokens("".join(a.itertext())))
+        before = extract_page(parse_html(html, url=url))
+        after = extract_page(parse_html(html, url=url), corrections=rules)
+        assert after.header == before.header
+        lost = Counter(tokens(before.text)) - Counter(tokens(after.text))
+        assert not Counter(tokens(after.text)) - Counter(tokens(before.text)), page_id
+        headline = Counter(tokens(before.header[0])) if before.header else Counter()
+        shown = not crumbs - Counter(tokens(before.text))  # the trail was in the text (its cell kept)
+        assert lost - headline == (crumbs if shown else Counter()), page_id
+        changed += bool(crumbs) and shown
+    assert changed >= 0.9 * (len(ids) - 1)
