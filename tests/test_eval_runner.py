@@ -17,7 +17,8 @@ import pytest
 from pagesieve.errors import DatasetError
 from pagesieve_dev.evaluation import runner
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
-from pagesieve_dev.evaluation.runner import evaluate, percentile, select_ids
+from pagesieve_dev.evaluation.results import evaluate, percentile
+from pagesieve_dev.evaluation.runner import select_ids
 
 N = 10
 
@@ -347,7 +348,7 @@ def test_each_page_is_scored_by_its_truths_convention(tmp_path):
     import json
 
     from pagesieve_dev.evaluation.datasets import load_dataset
-    from pagesieve_dev.evaluation.runner import evaluate
+    from pagesieve_dev.evaluation.results import evaluate
     from pagesieve_dev.evaluation.scoring import Answer, scored_text
 
     folder = tmp_path / "two"

@@ -10,7 +10,7 @@ For an extraction change that involves no training, cross-validation needs no re
 folds are site-grouped partitions of each dataset's pages, and each fold's figure is the macro F1
 of its pages. The pages are those ``pagesieve-dev eval`` scores (held-out split by default, the
 same options: :func:`pagesieve_dev.evaluation.runner.select_pages`), each run once and scored by
-:func:`pagesieve_dev.evaluation.runner.evaluate`; the folds only regroup the per-page results.
+:func:`pagesieve_dev.evaluation.results.evaluate`; the folds only regroup the per-page results.
 
 - **Folds** (:func:`site_folds`): pages are grouped by the index's ``site`` (a page without a site
   is a group of its own, :func:`pagesieve_dev.training.train.site_key`), and the groups, largest
@@ -45,11 +45,10 @@ from pagesieve.errors import DatasetError, ReadError
 from pagesieve.table import format_table
 from pagesieve_dev.evaluation.args import positive_int
 from pagesieve_dev.evaluation.datasets import Dataset
+from pagesieve_dev.evaluation.results import EvalResult, evaluate
 from pagesieve_dev.evaluation.runner import (
-    EvalResult,
     add_output_arguments,
     add_selection_arguments,
-    evaluate,
     pagesieve_extractor,
     select_pages,
 )
