@@ -24,7 +24,8 @@ pytest.importorskip("distributed", reason="the batch extra (pip install 'pagesie
 
 import pyarrow.parquet as pq  # noqa: E402
 
-from pagesieve.crawl.job import BatchOptions, close_client, open_client, run_batch  # noqa: E402
+from pagesieve.crawl.cluster import close_client, open_client  # noqa: E402
+from pagesieve.crawl.job import BatchOptions, run_batch  # noqa: E402
 from pagesieve.crawl.learn import learn_part  # noqa: E402
 from pagesieve.crawl.output import PAGE_SCHEMA, read_part  # noqa: E402
 from pagesieve.crawl.records import Skipped, WarcPage, read_warc  # noqa: E402
@@ -598,7 +599,7 @@ def test_parts_start_largest_first_on_the_cluster(tmp_path):
     other nearly in reverse, the smallest parts first."""
     from distributed import Client, LocalCluster
 
-    from pagesieve.crawl.job import _run, largest_first
+    from pagesieve.crawl.cluster import largest_first, run_pass
 
     paths = []
     for i, size in enumerate([5, 40, 15, 30, 10, 35, 20, 25, 45, 1]):
@@ -610,14 +611,14 @@ def test_parts_start_largest_first_on_the_cluster(tmp_path):
     names = [f"{'abcde'[i % 5]}set-{i:02d}" for i in range(len(paths))]
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
             Client(cluster) as c:
-        results = _run(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names)
+        results = run_pass(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names)
     started = [path for path, _t in sorted(results, key=lambda r: r[1])]
     assert started == [paths[i] for i in largest_first(paths)]
     # by pages when the count pass gave them: the order of the work, not of the bytes
     work = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
             Client(cluster) as c:
-        results = _run(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names, work=work)
+        results = run_pass(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names, work=work)
     assert [path for path, _t in sorted(results, key=lambda r: r[1])] == paths[::-1]
 
 
@@ -663,7 +664,7 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
     from distributed import Client
     from distributed.utils import key_split
 
-    from pagesieve.crawl.job import _run, local_cluster, saturation_hint, task_key
+    from pagesieve.crawl.cluster import local_cluster, run_pass, saturation_hint, task_key
 
     names = [f"{ds}-{i:02d}-{i:08x}" for ds in ("big9", "daniel", "dragnet") for i in range(4)]
     assert {key_split(task_key(label, n)) for label in ("count", "learn") for n in names} == {"count", "learn"}
@@ -680,7 +681,7 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
                                                                         dask_scheduler.periodic_callbacks.items()})
         assert all(ms["tick"] == 1000 and ms["monitor"] == 5000 for ms in every.values()), every
         assert all(ms["memory_monitor"] == 1000 for name, ms in every.items() if name != "scheduler"), every
-        waiting = _run(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
+        waiting = run_pass(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
         c.cluster.close()
     assert waiting == [0] * len(names)
 

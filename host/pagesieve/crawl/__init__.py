@@ -13,6 +13,7 @@ The modules, in the order the data flows:
 - :mod:`~pagesieve.crawl.guard`: each page in a forked process, under ``--page-timeout``;
 - :mod:`~pagesieve.crawl.output`: the Parquet / JSON-lines parts, written whole or not at all;
 - :mod:`~pagesieve.crawl.job`: the Dask job that runs the passes over the parts;
+- :mod:`~pagesieve.crawl.cluster`: its Dask client and cluster, and a pass's tasks run on it;
 - :mod:`~pagesieve.crawl.cli`: the ``pagesieve batch`` command;
 - :mod:`~pagesieve.crawl.datatrove`: an extractor step for datatrove pipelines.
 
