@@ -276,7 +276,7 @@ def test_http_charset_comes_before_the_page_meta_and_encoded_bodies_are_inflated
         headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip"),
                                               ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
         w.write_record(w.create_warc_record("https://ru.example/gz", "response", payload=io.BytesIO(body), http_headers=headers))
-    from pagesieve.crawl.pages import extract_record
+    from pagesieve.crawl.rows import extract_record
 
     items = list(read_warc(warc))
     assert [type(i) for i in items] == [WarcPage, WarcPage]
@@ -395,7 +395,7 @@ def test_extract_pass_from_the_judged_pages_gives_the_rows_of_a_fresh_extraction
     removed = sum(c[3] for s in stats for c in s["sites"].values())
     assert removed > 0  # the templates did remove something, so the facts path was exercised
     # Only with --markdown is a page parsed twice, and only one whose verdicts the templates changed
-    from pagesieve.crawl.pages import extract_html
+    from pagesieve.crawl.rows import extract_html
 
     urls = page_urls(daniel)
     changed = sum(1 for i in ids if extract_html(read_page(daniel, i), urls[i], templates.get(site_of(urls[i])),

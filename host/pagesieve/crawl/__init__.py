@@ -8,6 +8,7 @@ The modules, in the order the data flows:
   fingerprints (seed 004) learned streaming with :mod:`pagesieve.templates`, and merged;
 - :mod:`~pagesieve.crawl.pages`: the passes over the pages: judge each page once (the learn
   pass, with :mod:`~pagesieve.crawl.learn`), then every page with its site's templates;
+- :mod:`~pagesieve.crawl.rows`: one page's row, extracted, or judged once for both passes;
 - :mod:`~pagesieve.crawl.judged`: the judged pages kept between the two passes;
 - :mod:`~pagesieve.crawl.summaries`: the page summaries of the parts, learned by site in crawl order;
 - :mod:`~pagesieve.crawl.guard`: each page in a forked process, under ``--page-timeout``;
