@@ -537,7 +537,7 @@ def test_a_site_bucket_that_fails_leaves_its_sites_single_page(crawl, tmp_path):
     """The task of a site bucket whose summaries are damaged returns no site and the reason,
     and the extract task given that result writes its part with every page as a single page,
     the rows of a run without templates."""
-    from pagesieve.crawl.job import _bucket_task, _extract_task
+    from pagesieve.crawl.tasks import bucket_task, extract_task
     from pagesieve.crawl.pages import extract_part, judge_part
     from pagesieve.crawl.records import MAX_RECORD_BYTES
     from pagesieve.crawl.summaries import summaries_path
@@ -547,20 +547,20 @@ def test_a_site_bucket_that_fails_leaves_its_sites_single_page(crawl, tmp_path):
     sites = sorted({site_of(u) for u in urls.values()})
     index = judge_part(warc, tmp_path / "a", "part", set(sites), page_timeout=None)
     source = (str(summaries_path(tmp_path / "a", "part")), *index[0])
-    learned, why = _bucket_task([source])
+    learned, why = bucket_task([source])
     assert learned and why is None
     path = summaries_path(tmp_path / "a", "part")
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])  # cut inside a frame
-    failed, why = _bucket_task([source])
+    failed, why = bucket_task([source])
     assert failed == {} and "Error" in why
-    stats = _extract_task(str(warc), str(tmp_path / "b"), None, sites, "parquet", False, ("library",), MAX_RECORD_BYTES,
-                          "part", None, None, 0, None, [({}, "JudgedFileError: damaged")])
+    stats = extract_task(str(warc), str(tmp_path / "b"), None, sites, "parquet", False, ("library",), MAX_RECORD_BYTES,
+                         "part", None, None, 0, None, [({}, "JudgedFileError: damaged")])
     plain = extract_part(warc, tmp_path / "c", {}, name="part", page_timeout=None)
     assert stats.template_pages == plain.template_pages == 0 and stats.pages == plain.pages > 0
     assert _rows(tmp_path / "b") == _rows(tmp_path / "c")
-    with_sites = _extract_task(str(warc), str(tmp_path / "d"), None, sites, "parquet", False, ("library",),
-                               MAX_RECORD_BYTES, "part", None, None, 0, None, [(learned, None)])
+    with_sites = extract_task(str(warc), str(tmp_path / "d"), None, sites, "parquet", False, ("library",),
+                              MAX_RECORD_BYTES, "part", None, None, 0, None, [(learned, None)])
     assert with_sites.template_pages > 0
 
 

@@ -55,10 +55,11 @@ from pagesieve.crawl.output import part_name, part_path, read_templates, stats_p
 from pagesieve.crawl.guard import PAGE_TIMEOUT
 from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.judged import judged_path
-from pagesieve.crawl.pages import PartStats, extract_part, judge_part
+from pagesieve.crawl.pages import PartStats
 from pagesieve.crawl.parts import PART_RECORDS, TAIL_SPLIT, FileCut, Part, cut_file
 from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
-from pagesieve.crawl.summaries import bucket_of, learn_bucket, summaries_path, summarise_part
+from pagesieve.crawl.summaries import bucket_of, summaries_path
+from pagesieve.crawl.tasks import bucket_task, extract_task, learn_task
 from pagesieve.errors import UsageError
 from pagesieve.templates.evidence import DEFAULT_KINDS
 
@@ -173,75 +174,6 @@ class BatchSummary:
             out.append(f"articles: {self.articles} ({self.articles_joined} over several pages, joined)")
         out.append(f"output: {self.out_dir}")
         return out
-
-
-MAX_CACHED_SITES = 5000
-"""Learned sites a worker keeps between its extract tasks (:func:`worker_templates`). A site's
-learning takes about 30 KB (big9, dragnet, daniel: 109 sites, 3 MB pickled), so at most about
-150 MB a worker."""
-
-_worker_cache: dict = {"key": None, "sites": {}}
-
-
-def worker_templates(templates_file: Path, sites: list[str]) -> dict[str, SiteLearning]:
-    """The learning of ``sites`` from ``templates.parquet``, read once per worker process: the
-    sites already read by an earlier task of the same run (the same file: path, size and
-    modification time) are reused, the others read (:func:`~pagesieve.crawl.output.read_templates`
-    of those sites only). Reading and indexing every site of the fixture crawl costs 0.17 s, so
-    reading them again for each part cost more than a part's own template work. The cache is
-    emptied when it would hold more than :data:`MAX_CACHED_SITES` sites."""
-    stat = templates_file.stat()
-    key = (str(templates_file.resolve()), stat.st_size, stat.st_mtime_ns)
-    cache = _worker_cache
-    if cache["key"] != key:
-        cache["key"], cache["sites"] = key, {}
-    known = cache["sites"]
-    missing = [s for s in sites if s not in known]
-    if missing:
-        if len(known) + len(missing) > MAX_CACHED_SITES:
-            known.clear()
-            missing = list(sites)
-        known.update(read_templates(templates_file, missing))
-    return {s: known[s] for s in sites if s in known}
-
-
-def _extract_task(path: str, out_dir: str, templates_file: str | None, sites: list[str], fmt: str, markdown: bool,
-                  kinds: tuple[str, ...], max_record_bytes: int, name: str, page_timeout: float | None,
-                  judged: dict | None, start: int, end: int | None,
-                  learned: list[tuple[dict[str, SiteLearning], str | None]] | None = None) -> PartStats:
-    """The extract task of one part: take its sites from ``learned`` (the results of the
-    :func:`_bucket_task` of its sites' buckets) or else from ``templates.parquet``
-    (:func:`worker_templates`), and write the part (from the judged file of the learn pass when
-    there is one with the header ``judged``)."""
-    templates: dict[str, SiteLearning] = {}
-    if learned is not None:
-        templates = {s: bucket[s] for bucket, _ in learned for s in sites if s in bucket}
-    elif templates_file and sites:
-        templates = worker_templates(Path(templates_file), sites)
-    return extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name, page_timeout, judged,
-                        start, end)
-
-
-def _learn_task(judge: bool, path: str, out_dir: str, name: str, sites: frozenset[str], markdown: bool, diff: bool,
-                max_record_bytes: int, page_timeout: float | None, start: int, end: int | None,
-                buckets: int) -> dict[int, tuple[int, int]]:
-    """The learn task of one part: :func:`~pagesieve.crawl.pages.judge_part` when ``judge``
-    (its part is still to be written), else :func:`~pagesieve.crawl.summaries.summarise_part`;
-    both return where each site bucket's summaries are. One function for both, so that a
-    pass is one ``map`` (:func:`~pagesieve.crawl.cluster.submit_pass`)."""
-    if judge:
-        return judge_part(path, out_dir, name, sites, markdown, diff, max_record_bytes, page_timeout, start, end, buckets)
-    return summarise_part(path, out_dir, name, sites, max_record_bytes, diff, start, end, buckets)
-
-
-def _bucket_task(sources: list[tuple[str, int, int]]) -> tuple[dict[str, SiteLearning], str | None]:
-    """The task of one site bucket: ``(learn_bucket(sources), None)``, or ``({}, why)`` when its
-    learning failed (a damaged summary file), so that the extract tasks given its result go
-    on with their pages as single pages, as they would without a template."""
-    try:
-        return learn_bucket(sources), None
-    except Exception as exc:  # noqa: BLE001 - a bucket's sites are then not learned; the job goes on
-        return {}, f"{type(exc).__name__}: {exc}"
 
 
 def part_done(out_dir: Path, name: str, fmt: str) -> bool:
@@ -374,7 +306,7 @@ def _extract(client, parts: list[Part], part_sites: dict[str, list[str]],
              opts.markdown, tuple(opts.kinds), opts.max_record_bytes, p.name, opts.page_timeout,
              None if opts.single_page else _judged_header(p, opts), p.start, p.end,
              None if learning is None else learning.of(part_sites.get(p.name, []))) for p in todo]
-    futures = submit_pass(client, _extract_task, args, "extract", [p.name for p in todo],
+    futures = submit_pass(client, extract_task, args, "extract", [p.name for p in todo],
                           largest_first([p.path for p in todo], [p.records for p in todo]))
     if learning is not None:  # while the extract tasks run
         learned_counts = learning.gather(templates_file, out_dir / LEARN_FILE, opts.progress)
@@ -477,11 +409,11 @@ def _remove_judged(out_dir: Path, names: list[str]) -> None:
 @dataclass
 class Learning:
     """The site learning of a run, under way: the learn pass is over and one
-    :func:`_bucket_task` per site bucket is submitted (:func:`_learn`).
+    :func:`~pagesieve.crawl.tasks.bucket_task` per site bucket is submitted (:func:`_learn`).
 
     Attributes:
         part_sites: ``{part name: its learned sites}``. buckets: the number of site buckets.
-        futures: ``{bucket: future of its _bucket_task}`` (the buckets with pages).
+        futures: ``{bucket: future of its bucket_task}`` (the buckets with pages).
         summaries: the parts' summary files, removed once the extract pass has ended
         (:meth:`remove_summaries`): until then Dask may run a bucket task again, if the worker
         holding its result is lost before every extract task that needs it has run.
@@ -544,9 +476,9 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, 
     or, for a part already written or a ``learn_only`` run, only summarises them
     (:func:`~pagesieve.crawl.summaries.summarise_part`), and writes the summaries of its pages
     of the learned sites by site bucket; then one task per bucket learns its sites from every
-    part's summaries in crawl order (:func:`_bucket_task`), so the templates do not depend on
-    the cut nor on which worker ran which part. The bucket tasks are submitted, not waited for:
-    the extract tasks depend on them (:meth:`Learning.of`)."""
+    part's summaries in crawl order (:func:`~pagesieve.crawl.tasks.bucket_task`), so the
+    templates do not depend on the cut nor on which worker ran which part. The bucket tasks are
+    submitted, not waited for: the extract tasks depend on them (:meth:`Learning.of`)."""
     total: Counter[str] = Counter()
     for cut in cuts.values():
         total.update(cut.sites)
@@ -563,7 +495,7 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, 
         return learning
     args = [(p.name in judge, p.path, str(out_dir), p.name, frozenset(part_sites.get(p.name, ())), opts.markdown, diff,
              opts.max_record_bytes, opts.page_timeout, p.start, p.end, buckets) for p in jobs]
-    indexes = run_pass(client, _learn_task, args, "learn", opts.progress, keys=[p.name for p in jobs],
+    indexes = run_pass(client, learn_task, args, "learn", opts.progress, keys=[p.name for p in jobs],
                    work=[p.pages for p in jobs])
     sources: list[list[tuple[str, int, int]]] = [[] for _ in range(buckets)]
     for part, index in zip(jobs, indexes):  # crawl order: the files in input order, a file's parts in order
@@ -574,7 +506,7 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, 
         for bucket, (offset, length) in index.items():
             sources[bucket].append((str(summaries_path(out_dir, part.name)), offset, length))
     used = [b for b in range(buckets) if sources[b]]
-    futures = submit_pass(client, _bucket_task, [(sources[b],) for b in used], "sites", [f"bucket{b:04d}" for b in used],
+    futures = submit_pass(client, bucket_task, [(sources[b],) for b in used], "sites", [f"bucket{b:04d}" for b in used],
                           largest_first([""] * len(used), [sum(n for _, _, n in sources[b]) for b in used]))
     learning.futures = dict(zip(used, futures))
     learning.summaries = [summaries_path(out_dir, p.name) for p in jobs]
