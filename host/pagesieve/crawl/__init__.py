@@ -16,6 +16,7 @@ The modules, in the order the data flows:
 - :mod:`~pagesieve.crawl.job`: the Dask job that runs the passes over the parts;
 - :mod:`~pagesieve.crawl.cluster`: its Dask client and cluster, and a pass's tasks run on it;
 - :mod:`~pagesieve.crawl.tasks`: the tasks its workers run (a part's learn and extract, a site bucket's);
+- :mod:`~pagesieve.crawl.report`: what it reports of a run (``summary.json``, ``sites.parquet``);
 - :mod:`~pagesieve.crawl.cli`: the ``pagesieve batch`` command;
 - :mod:`~pagesieve.crawl.datatrove`: an extractor step for datatrove pipelines.
 

@@ -37,7 +37,7 @@ import json
 import sys
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pagesieve.crawl.cluster import (
@@ -57,7 +57,8 @@ from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.judged import judged_path
 from pagesieve.crawl.pages import PartStats
 from pagesieve.crawl.parts import PART_RECORDS, TAIL_SPLIT, FileCut, Part, cut_file
-from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
+from pagesieve.crawl.records import MAX_RECORD_BYTES, warc_files
+from pagesieve.crawl.report import BatchSummary, add_learned, add_parts, site_rows
 from pagesieve.crawl.summaries import bucket_of, summaries_path
 from pagesieve.crawl.tasks import bucket_task, extract_task, learn_task
 from pagesieve.errors import UsageError
@@ -107,75 +108,6 @@ class BatchOptions:
     join_pages: bool = False
 
 
-@dataclass
-class BatchSummary:
-    """What a run did (printed, and written to ``summary.json``); ``parsed_again`` sums the
-    parts' :attr:`~pagesieve.crawl.pages.PartStats.parsed_again`."""
-
-    inputs: int = 0
-    parts: int = 0
-    part_records: int = 0
-    most_parts_in_a_file: int = 0
-    parts_written: int = 0
-    parts_resumed: int = 0
-    parts_failed: dict[str, str] = field(default_factory=dict)
-    records: int = 0
-    pages: int = 0
-    template_pages: int = 0
-    parsed_again: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
-    sites: int = 0
-    sites_learned: int = 0
-    sites_with_templates: int = 0
-    workers: int = 0
-    seconds_learn: float = 0.0  # to the end of the learn pass's part tasks (cluster start and count pass included)
-    seconds_extract: float = 0.0  # the sites' learning and the extract pass, which overlap
-    seconds_total: float = 0.0
-    max_rss_mib_per_worker: dict[str, float] = field(default_factory=dict)
-    out_dir: str = ""
-    articles: int | None = None  # with --join-pages: rows of the articles file
-    articles_joined: int | None = None  # of those, articles of several pages
-
-    @property
-    def pages_per_second(self) -> float:
-        """Pages cleaned per second of the whole run's wall time (both passes)."""
-        return self.pages / self.seconds_total if self.seconds_total else 0.0
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict (``summary.json``), with ``pages_per_second``."""
-        d = asdict(self)
-        d["pages_per_second"] = round(self.pages_per_second, 2)
-        return d
-
-    def lines(self) -> list[str]:
-        """The summary as the command prints it."""
-        out = [
-            f"inputs: {self.inputs} file(s) cut into {self.parts} parts of at most {self.part_records} records "
-            f"(up to {self.most_parts_in_a_file} parts from one file); parts written {self.parts_written}, "
-            f"resumed {self.parts_resumed}, failed {len(self.parts_failed)}",
-            f"rows: {self.records} (response records and unreadable stretches); pages cleaned: {self.pages} "
-            f"({self.template_pages} with their site's template; parsed twice: {self.parsed_again})",
-            f"sites: {self.sites}; learned {self.sites_learned} (>= {MIN_SITE_PAGES} pages), "
-            f"{self.sites_with_templates} with a usable template",
-        ]
-        if self.skipped:
-            out.append("skipped: " + ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items(), key=lambda kv: -kv[1])))
-        else:
-            out.append("skipped: none")
-        for name, why in self.parts_failed.items():
-            out.append(f"failed part {name}: {why}")
-        out.append(
-            f"time: learn {self.seconds_learn:.1f} s, extract {self.seconds_extract:.1f} s, total {self.seconds_total:.1f} s "
-            f"on {self.workers} worker(s): {self.pages_per_second:.1f} pages/s"
-        )
-        if self.max_rss_mib_per_worker:
-            out.append("peak RSS per worker: " + ", ".join(f"{v:.0f} MiB" for v in self.max_rss_mib_per_worker.values()))
-        if self.articles is not None:
-            out.append(f"articles: {self.articles} ({self.articles_joined} over several pages, joined)")
-        out.append(f"output: {self.out_dir}")
-        return out
-
-
 def part_done(out_dir: Path, name: str, fmt: str) -> bool:
     """True when the part and its stats file are both in place (written whole)."""
     return part_path(out_dir, name, fmt).exists() and stats_path(out_dir, name).exists()
@@ -220,7 +152,7 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             if learning is not None:
                 learned_counts = learning.gather(out_dir / TEMPLATES_FILE, out_dir / LEARN_FILE, opts.progress)
                 learning.remove_summaries()
-            _learned_summary(summary, learned_counts)
+            add_learned(summary, learned_counts)
         else:
             all_stats, learned_counts = _extract(client, parts, part_sites, learned_counts, learning, opts, out_dir,
                                                  summary)
@@ -310,7 +242,7 @@ def _extract(client, parts: list[Part], part_sites: dict[str, list[str]],
                           largest_first([p.path for p in todo], [p.records for p in todo]))
     if learning is not None:  # while the extract tasks run
         learned_counts = learning.gather(templates_file, out_dir / LEARN_FILE, opts.progress)
-    _learned_summary(summary, learned_counts)
+    add_learned(summary, learned_counts)
     results = collect(futures, "extract", opts.progress, pages_of=lambda s: s.rows)
     if learning is not None:
         learning.remove_summaries()
@@ -329,8 +261,8 @@ def _summarise(summary: BatchSummary, out_dir: Path, parts: list[Part], all_stat
     figures summed into ``summary``, ``sites.parquet`` written, and the pages joined into
     articles (``--join-pages``)."""
     _remove_judged(out_dir, [p.name for p in parts if part_done(out_dir, p.name, opts.fmt)])
-    _sum_parts(summary, all_stats)
-    _write_sites(out_dir / SITES_FILE, all_stats, learned_counts)
+    add_parts(summary, all_stats)
+    write_sites(out_dir / SITES_FILE, site_rows(all_stats, learned_counts))
     if opts.join_pages:
         from pagesieve.crawl.articles import join_pages
 
@@ -462,11 +394,6 @@ def _learned_counts(learned: dict[str, SiteLearning]) -> dict[str, tuple[int, in
     return {s: (v.pages, len(v.library.entries), v.usable) for s, v in learned.items()}
 
 
-def _learned_summary(summary: BatchSummary, learned_counts: dict[str, tuple[int, int, bool]]) -> None:
-    summary.sites_learned = len(learned_counts)
-    summary.sites_with_templates = sum(1 for v in learned_counts.values() if v[2])
-
-
 def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, workers: int) -> Learning:
     """The learn pass, and the site buckets submitted (:class:`Learning`).
 
@@ -511,42 +438,3 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, 
     learning.futures = dict(zip(used, futures))
     learning.summaries = [summaries_path(out_dir, p.name) for p in jobs]
     return learning
-
-
-def _sum_parts(summary: BatchSummary, parts: list[PartStats]) -> None:
-    skipped: Counter[str] = Counter()
-    sites: set[str] = set()
-    rss: dict[str, float] = {}
-    for p in parts:
-        summary.records += p.rows
-        summary.pages += p.pages
-        summary.template_pages += p.template_pages
-        summary.parsed_again += p.parsed_again
-        skipped.update(p.skipped)
-        sites.update(p.sites)
-        if not p.resumed:
-            summary.parts_written += 1
-            worker = p.worker or "worker"
-            rss[worker] = max(rss.get(worker, 0.0), p.max_rss_kib / 1024)
-        else:
-            summary.parts_resumed += 1
-    summary.skipped = {k: skipped[k] for k in SKIP_REASONS if skipped.get(k)}
-    summary.sites = len(sites)
-    summary.max_rss_mib_per_worker = {k: round(v, 1) for k, v in sorted(rss.items())}
-
-
-def _write_sites(path: Path, parts: list[PartStats], learned: dict[str, tuple[int, int, bool]]) -> None:
-    per: dict[str, list[int]] = {}
-    for p in parts:
-        for site, counts in p.sites.items():
-            acc = per.setdefault(site, [0, 0, 0, 0])
-            for k in range(4):
-                acc[k] += counts[k]
-    rows = []
-    for site in sorted(per):
-        pages, tpages, chars, removed = per[site]
-        lp, entries, _usable = learned.get(site, (0, 0, False))
-        rows.append({"site": site, "pages": pages, "template_pages": tpages, "learned_pages": lp,
-                     "template_entries": entries, "chars": chars, "chars_removed_by_template": removed})
-    write_sites(path, rows)
-
