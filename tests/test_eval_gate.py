@@ -70,7 +70,7 @@ SITE_MEDIAN_FLOOR = 0.97  # the issue's bar: median per-site F1 >= 0.97 with 3 c
 def test_corrections_floor(datasets_dir, name):
     import argparse
 
-    from pagesieve_dev.evaluation.runner import select_ids
+    from pagesieve_dev.evaluation.selection import select_ids
     from pagesieve_dev.evaluation.sites import evaluate_corrections, site_f1_median
 
     folder = datasets_dir / name

@@ -390,7 +390,7 @@ def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tupl
 def _accuracy(datasets, packed, work: Path, workers: int) -> list[dict]:
     from pagesieve.crawl.cluster import close_client, open_client
     from pagesieve.crawl.job import BatchOptions, run_batch
-    from pagesieve_dev.evaluation.runner import default_split_file, load_split, select_ids
+    from pagesieve_dev.evaluation.selection import default_split_file, load_split, select_ids
 
     split_file = default_split_file()
     split = load_split(split_file) if split_file and split_file.exists() else None
