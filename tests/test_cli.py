@@ -189,7 +189,7 @@ def test_a_command_imports_only_its_own_module():
 def test_local_cluster_forks_on_linux_unless_dask_is_told_otherwise(monkeypatch):
     import sys
 
-    from pagesieve.crawl.job import START_METHOD_ENV, worker_start_method
+    from pagesieve.crawl.cluster import START_METHOD_ENV, worker_start_method
 
     monkeypatch.delenv(START_METHOD_ENV, raising=False)
     assert worker_start_method() == ("fork" if sys.platform.startswith("linux") else None)

@@ -270,7 +270,7 @@ def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
     import argparse
 
     from pagesieve_dev.evaluation.datasets import load_dataset
-    from pagesieve_dev.evaluation.runner import _evaluate_corrections
+    from pagesieve_dev.evaluation.sites import evaluate_corrections
 
     ds = load_dataset(datasets_dir / "big9")
     ids = [r.id for r in ds.rows if r.site in ("nypost.com", "foxnews.com")][:24] + \
@@ -279,7 +279,7 @@ def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
     results = {}
     for n in (0, 2):
         args = argparse.Namespace(corrections=n, correction_pages=2, templates=None, history=None, history_where=None)
-        result, scored = _evaluate_corrections(ds, ids, args, None)
+        result, scored = evaluate_corrections(ds, ids, args, None)
         results[n] = (result, scored)
     assert results[0][1] == results[2][1] and len(results[0][1]) == len(ids) - 4
     assert results[0][0].corrections == 0 and 1 <= results[2][0].corrections <= 4
@@ -287,7 +287,7 @@ def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
     assert results[0][0].site_corrections == {}
     # with the sites' other pages learned first, each correction made says how far it reaches
     args = argparse.Namespace(corrections=2, correction_pages=2, templates=None, history="all", history_where=None)
-    result, _scored = _evaluate_corrections(ds, ids, args, None)
+    result, _scored = evaluate_corrections(ds, ids, args, None)
     made = result.site_corrections
     assert sum(len(v) for v in made.values()) == result.corrections >= 1
     for site, corrections in made.items():

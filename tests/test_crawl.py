@@ -24,7 +24,8 @@ pytest.importorskip("distributed", reason="the batch extra (pip install 'pagesie
 
 import pyarrow.parquet as pq  # noqa: E402
 
-from pagesieve.crawl.job import BatchOptions, close_client, open_client, run_batch  # noqa: E402
+from pagesieve.crawl.cluster import close_client, open_client  # noqa: E402
+from pagesieve.crawl.job import BatchOptions, run_batch  # noqa: E402
 from pagesieve.crawl.learn import learn_part  # noqa: E402
 from pagesieve.crawl.output import PAGE_SCHEMA, read_part  # noqa: E402
 from pagesieve.crawl.records import Skipped, WarcPage, read_warc  # noqa: E402
@@ -275,7 +276,7 @@ def test_http_charset_comes_before_the_page_meta_and_encoded_bodies_are_inflated
         headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip"),
                                               ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
         w.write_record(w.create_warc_record("https://ru.example/gz", "response", payload=io.BytesIO(body), http_headers=headers))
-    from pagesieve.crawl.pages import extract_record
+    from pagesieve.crawl.rows import extract_record
 
     items = list(read_warc(warc))
     assert [type(i) for i in items] == [WarcPage, WarcPage]
@@ -394,7 +395,7 @@ def test_extract_pass_from_the_judged_pages_gives_the_rows_of_a_fresh_extraction
     removed = sum(c[3] for s in stats for c in s["sites"].values())
     assert removed > 0  # the templates did remove something, so the facts path was exercised
     # Only with --markdown is a page parsed twice, and only one whose verdicts the templates changed
-    from pagesieve.crawl.pages import extract_html
+    from pagesieve.crawl.rows import extract_html
 
     urls = page_urls(daniel)
     changed = sum(1 for i in ids if extract_html(read_page(daniel, i), urls[i], templates.get(site_of(urls[i])),
@@ -536,7 +537,7 @@ def test_a_site_bucket_that_fails_leaves_its_sites_single_page(crawl, tmp_path):
     """The task of a site bucket whose summaries are damaged returns no site and the reason,
     and the extract task given that result writes its part with every page as a single page,
     the rows of a run without templates."""
-    from pagesieve.crawl.job import _bucket_task, _extract_task
+    from pagesieve.crawl.tasks import bucket_task, extract_task
     from pagesieve.crawl.pages import extract_part, judge_part
     from pagesieve.crawl.records import MAX_RECORD_BYTES
     from pagesieve.crawl.summaries import summaries_path
@@ -546,20 +547,20 @@ def test_a_site_bucket_that_fails_leaves_its_sites_single_page(crawl, tmp_path):
     sites = sorted({site_of(u) for u in urls.values()})
     index = judge_part(warc, tmp_path / "a", "part", set(sites), page_timeout=None)
     source = (str(summaries_path(tmp_path / "a", "part")), *index[0])
-    learned, why = _bucket_task([source])
+    learned, why = bucket_task([source])
     assert learned and why is None
     path = summaries_path(tmp_path / "a", "part")
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])  # cut inside a frame
-    failed, why = _bucket_task([source])
+    failed, why = bucket_task([source])
     assert failed == {} and "Error" in why
-    stats = _extract_task(str(warc), str(tmp_path / "b"), None, sites, "parquet", False, ("library",), MAX_RECORD_BYTES,
-                          "part", None, None, 0, None, [({}, "JudgedFileError: damaged")])
+    stats = extract_task(str(warc), str(tmp_path / "b"), None, sites, "parquet", False, ("library",), MAX_RECORD_BYTES,
+                         "part", None, None, 0, None, [({}, "JudgedFileError: damaged")])
     plain = extract_part(warc, tmp_path / "c", {}, name="part", page_timeout=None)
     assert stats.template_pages == plain.template_pages == 0 and stats.pages == plain.pages > 0
     assert _rows(tmp_path / "b") == _rows(tmp_path / "c")
-    with_sites = _extract_task(str(warc), str(tmp_path / "d"), None, sites, "parquet", False, ("library",),
-                               MAX_RECORD_BYTES, "part", None, None, 0, None, [(learned, None)])
+    with_sites = extract_task(str(warc), str(tmp_path / "d"), None, sites, "parquet", False, ("library",),
+                              MAX_RECORD_BYTES, "part", None, None, 0, None, [(learned, None)])
     assert with_sites.template_pages > 0
 
 
@@ -598,7 +599,7 @@ def test_parts_start_largest_first_on_the_cluster(tmp_path):
     other nearly in reverse, the smallest parts first."""
     from distributed import Client, LocalCluster
 
-    from pagesieve.crawl.job import _run, largest_first
+    from pagesieve.crawl.cluster import largest_first, run_pass
 
     paths = []
     for i, size in enumerate([5, 40, 15, 30, 10, 35, 20, 25, 45, 1]):
@@ -610,14 +611,14 @@ def test_parts_start_largest_first_on_the_cluster(tmp_path):
     names = [f"{'abcde'[i % 5]}set-{i:02d}" for i in range(len(paths))]
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
             Client(cluster) as c:
-        results = _run(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names)
+        results = run_pass(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names)
     started = [path for path, _t in sorted(results, key=lambda r: r[1])]
     assert started == [paths[i] for i in largest_first(paths)]
     # by pages when the count pass gave them: the order of the work, not of the bytes
     work = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
             Client(cluster) as c:
-        results = _run(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names, work=work)
+        results = run_pass(c, _started_at, [(p,) for p in paths], "order", progress=False, keys=names, work=work)
     assert [path for path, _t in sorted(results, key=lambda r: r[1])] == paths[::-1]
 
 
@@ -663,7 +664,7 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
     from distributed import Client
     from distributed.utils import key_split
 
-    from pagesieve.crawl.job import _run, local_cluster, saturation_hint, task_key
+    from pagesieve.crawl.cluster import local_cluster, run_pass, saturation_hint, task_key
 
     names = [f"{ds}-{i:02d}-{i:08x}" for ds in ("big9", "daniel", "dragnet") for i in range(4)]
     assert {key_split(task_key(label, n)) for label in ("count", "learn") for n in names} == {"count", "learn"}
@@ -680,7 +681,7 @@ def test_a_pass_queues_its_parts_at_the_scheduler_not_on_the_workers(tmp_path):
                                                                         dask_scheduler.periodic_callbacks.items()})
         assert all(ms["tick"] == 1000 and ms["monitor"] == 5000 for ms in every.values()), every
         assert all(ms["memory_monitor"] == 1000 for name, ms in every.items() if name != "scheduler"), every
-        waiting = _run(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
+        waiting = run_pass(c, _waiting_here, [(p,) for p in paths], "learn", progress=False, keys=names)
         c.cluster.close()
     assert waiting == [0] * len(names)
 

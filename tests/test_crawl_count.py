@@ -13,7 +13,9 @@ pytest.importorskip("distributed", reason="pagesieve batch needs the batch extra
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the early count forks (Linux only)")
 
 from pagesieve.crawl.count import EarlyCount  # noqa: E402
-from pagesieve.crawl.job import BatchOptions, BatchSummary, _count, close_client, open_client  # noqa: E402
+from pagesieve.crawl.cluster import close_client, open_client  # noqa: E402
+from pagesieve.crawl.job import BatchOptions, _count  # noqa: E402
+from pagesieve.crawl.report import BatchSummary  # noqa: E402
 from pagesieve.crawl.output import part_name  # noqa: E402
 from pagesieve.crawl.parts import cut_file  # noqa: E402
 from pagesieve_dev.evaluation.datasets import load_dataset  # noqa: E402

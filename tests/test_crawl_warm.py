@@ -15,6 +15,7 @@ _SCRIPT = """
 import json, sys
 from pagesieve.classify.model_store import shipped_model
 from pagesieve.crawl import pages
+from pagesieve.crawl.rows import judge_record
 from pagesieve.crawl.records import WarcPage
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 if sys.argv[1] == "warm":
@@ -24,8 +25,8 @@ ds = load_dataset(sys.argv[2])
 rows = []
 for pid in ds.ids[:12]:
     raw = read_page(ds, pid).encode("utf-8")
-    row, keep, facts, summary = pages.judge_record(WarcPage(f"https://example.org/{pid}", None, None, raw, "utf-8", 0),
-                                                   True, True, True, True)
+    row, keep, facts, summary = judge_record(WarcPage(f"https://example.org/{pid}", None, None, raw, "utf-8", 0),
+                                             True, True, True, True)
     rows.append([row["text"], row["markdown"], row["title"], keep, summary.fingerprints if summary else None])
 print(json.dumps(rows, default=str))
 """

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from pagesieve_dev.evaluation.datasets import load_dataset
-from pagesieve_dev.evaluation.runner import evaluate, pagesieve_extractor
+from pagesieve_dev.evaluation.results import evaluate
+from pagesieve_dev.evaluation.runner import pagesieve_extractor
 
 SPLIT = Path(__file__).resolve().parents[1] / "models" / "split.json"
 SAMPLE = 40
@@ -69,7 +70,8 @@ SITE_MEDIAN_FLOOR = 0.97  # the issue's bar: median per-site F1 >= 0.97 with 3 c
 def test_corrections_floor(datasets_dir, name):
     import argparse
 
-    from pagesieve_dev.evaluation.runner import _evaluate_corrections, select_ids, site_f1_median
+    from pagesieve_dev.evaluation.selection import select_ids
+    from pagesieve_dev.evaluation.sites import evaluate_corrections, site_f1_median
 
     folder = datasets_dir / name
     if not folder.is_dir():
@@ -78,7 +80,7 @@ def test_corrections_floor(datasets_dir, name):
     split = json.loads(SPLIT.read_text(encoding="utf-8"))["datasets"]
     ids = select_ids(ds, split, min_site_pages=5)
     args = argparse.Namespace(corrections=3, correction_pages=None, templates=None, history=None, history_where=None)
-    result, _scored = _evaluate_corrections(ds, ids, args, None)
+    result, _scored = evaluate_corrections(ds, ids, args, None)
     assert result.failures == 0, result.first_error
     assert result.f1 >= CORRECTION_FLOORS[name], f"{name}: F1 {result.f1:.3f} with corrections fell below {CORRECTION_FLOORS[name]}"
     median, _sites = site_f1_median(result)

@@ -17,7 +17,8 @@ import pytest
 from pagesieve.errors import DatasetError
 from pagesieve_dev.evaluation import runner
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
-from pagesieve_dev.evaluation.runner import evaluate, percentile, select_ids
+from pagesieve_dev.evaluation.results import evaluate, percentile
+from pagesieve_dev.evaluation.selection import load_split, select_ids
 
 N = 10
 
@@ -193,7 +194,7 @@ def test_split_keeps_only_test_ids(l3s, tmp_path):
         "datasets": {"l3s_gn1": {"train": l3s.ids[4:], "test": test_ids + ["not-there"]}},
     }))
     notes: list[str] = []
-    ids = select_ids(l3s, runner.load_split(split_file), notes=notes)
+    ids = select_ids(l3s, load_split(split_file), notes=notes)
     assert ids == [l3s.ids[1], l3s.ids[3]]  # index order
     assert any("not in the dataset" in n for n in notes)
 
@@ -207,7 +208,7 @@ def test_malformed_split_file(tmp_path):
     bad = tmp_path / "split.json"
     bad.write_text('{"version": 2}')
     with pytest.raises(DatasetError):
-        runner.load_split(bad)
+        load_split(bad)
 
 
 def test_min_site_pages_and_limit(l3s):
@@ -347,7 +348,7 @@ def test_each_page_is_scored_by_its_truths_convention(tmp_path):
     import json
 
     from pagesieve_dev.evaluation.datasets import load_dataset
-    from pagesieve_dev.evaluation.runner import evaluate
+    from pagesieve_dev.evaluation.results import evaluate
     from pagesieve_dev.evaluation.scoring import Answer, scored_text
 
     folder = tmp_path / "two"

@@ -12,7 +12,7 @@ import pytest
 from pagesieve.errors import DatasetError
 from pagesieve_dev.evaluation.datasets import Dataset, PageRecord
 from pagesieve_dev.evaluation.gate import FoldedScore, folded_score, site_folds, summary, verdict
-from pagesieve_dev.evaluation.runner import EvalResult, PageResult
+from pagesieve_dev.evaluation.results import EvalResult, PageResult
 
 
 def _dataset(sites: list[str | None]) -> Dataset:

@@ -141,7 +141,7 @@ def test_template_stage_learns_from_training_pages_and_reads_the_evidence(datase
 
     from pagesieve.classify.model_store import default_model
     from pagesieve_dev.evaluation.evidence_stage import EVIDENCE_FEATURES, SCORE_FEATURES, fit_stage, training_rows
-    from pagesieve_dev.evaluation.runner import default_split_file, load_split
+    from pagesieve_dev.evaluation.selection import default_split_file, load_split
 
     split = load_split(default_split_file())
     train = frozenset(split["dragnet"]["train"])

@@ -27,7 +27,7 @@ from pagesieve.errors import InputError, LibraryError
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
 from pagesieve_dev.evaluation.metric import prf_counts
 from pagesieve.tokens import tokens
-from pagesieve_dev.evaluation.runner import default_split_file, load_split, select_ids
+from pagesieve_dev.evaluation.selection import default_split_file, load_split, select_ids
 from pagesieve.library import Library, save_article, save_page
 from pagesieve.library import frontmatter, trash
 from pagesieve.storage import atomic

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pagesieve.classify.page_type import PAGE_TYPES
-from pagesieve.crawl.pages import extract_html
+from pagesieve.crawl.rows import extract_html
 from pagesieve.explain import log_lines, removal_log
 from pagesieve.extract import SETTLE_RULES, extract, judge_page
 from pagesieve.blocks.signals import main_text_run

@@ -16,7 +16,7 @@ import io
 import pytest
 
 from pagesieve.crawl.judged import frame, read_frame
-from pagesieve.crawl.pages import judge_record
+from pagesieve.crawl.rows import judge_record
 from pagesieve.crawl.records import WarcPage
 from pagesieve.extract import judge_page
 from pagesieve.page.html import parse_html

@@ -317,7 +317,7 @@ def test_hide_keeps_the_article_on_real_pages(chromium_context, run_mode, server
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
     from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
-    from pagesieve_dev.evaluation.runner import load_split, select_ids
+    from pagesieve_dev.evaluation.selection import load_split, select_ids
 
     from pagesieve.classify.model_store import BOX_MODEL
 
@@ -635,7 +635,7 @@ def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_o
     if datasets_dir_optional is None or not (datasets_dir_optional / "dragnet").is_dir():
         pytest.skip("../shared/datasets not found")
     from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
-    from pagesieve_dev.evaluation.runner import load_split, select_ids
+    from pagesieve_dev.evaluation.selection import load_split, select_ids
     from pagesieve.library.catalog import Library
     from pagesieve.library.markdown_file import body_text, read_markdown_document
 

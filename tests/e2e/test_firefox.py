@@ -57,7 +57,7 @@ def drive_firefox(server, serve_page, tmp_path, artifacts, timeout: int = 300, *
 def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_path, artifacts, datasets_dir_optional):
     need_firefox_and_driver()
     from pagesieve_dev.evaluation.datasets import load_dataset, read_truth
-    from pagesieve_dev.evaluation.runner import load_split, select_ids
+    from pagesieve_dev.evaluation.selection import load_split, select_ids
     from pagesieve.native.install import install
 
     home = tmp_path / "home"

@@ -47,7 +47,7 @@ from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset
 from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
 from pagesieve_dev.evaluation.bench_peers import pair_table, run_pairs
 from pagesieve_dev.evaluation.bench_stages import StageClock, stage_table
-from pagesieve_dev.evaluation.runner import percentile
+from pagesieve_dev.evaluation.results import percentile
 from pagesieve.table import format_table as text_table
 
 WARMUP_PAGES = 5

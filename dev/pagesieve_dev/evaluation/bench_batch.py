@@ -187,7 +187,7 @@ def _worker_rss_kib() -> int:
 def _trafilatura_job(client, files: list[Path]) -> int:
     from distributed import wait
 
-    from pagesieve.crawl.job import largest_first
+    from pagesieve.crawl.cluster import largest_first
 
     paths = [str(f) for f in files]
     futures = client.map(trafilatura_part, [paths[i] for i in largest_first(paths)], pure=False)  # as the batch job orders them
@@ -215,7 +215,8 @@ def _speed(files: list[Path], worker_counts: list[int], work: Path, repeat: int)
     just after; 2026-11-26)."""
     from distributed import Client
 
-    from pagesieve.crawl.job import BatchOptions, local_cluster, run_batch
+    from pagesieve.crawl.cluster import local_cluster
+    from pagesieve.crawl.job import BatchOptions, run_batch
 
     def batch(single: bool, workers: int):
         def job(client) -> int:
@@ -387,8 +388,9 @@ def _score(dataset, out_dir: Path, urls: dict[str, str], ids: list[str]) -> tupl
 
 
 def _accuracy(datasets, packed, work: Path, workers: int) -> list[dict]:
-    from pagesieve.crawl.job import BatchOptions, open_client, close_client, run_batch
-    from pagesieve_dev.evaluation.runner import default_split_file, load_split, select_ids
+    from pagesieve.crawl.cluster import close_client, open_client
+    from pagesieve.crawl.job import BatchOptions, run_batch
+    from pagesieve_dev.evaluation.selection import default_split_file, load_split, select_ids
 
     split_file = default_split_file()
     split = load_split(split_file) if split_file and split_file.exists() else None

@@ -36,7 +36,7 @@ from lxml import etree
 
 from pagesieve_dev.evaluation.datasets import default_datasets_dir, load_dataset
 from pagesieve_dev.evaluation.args import positive_int
-from pagesieve_dev.evaluation.runner import percentile
+from pagesieve_dev.evaluation.results import percentile
 from pagesieve.table import format_table
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
-from pagesieve_dev.evaluation.runner import percentile
+from pagesieve_dev.evaluation.results import percentile
 from pagesieve.page.html import parse_html
 from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
 from pagesieve.templates.learn import summarise

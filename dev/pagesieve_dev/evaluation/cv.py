@@ -457,7 +457,7 @@ def main(args: argparse.Namespace) -> int:
     """
     from pagesieve.extract import SETTLE_RULES
     from pagesieve_dev.evaluation.args import resolve_dataset_dir
-    from pagesieve_dev.evaluation.runner import default_split_file
+    from pagesieve_dev.evaluation.selection import default_split_file
 
     if len(args.datasets) != 1:
         raise DatasetError("--cv takes exactly one dataset (e.g. pagesieve-dev eval --cv 5 wcxb_dev)")

@@ -9,8 +9,8 @@ mean over datasets and the worst dataset; a gate that does not flatter (issue 47
 For an extraction change that involves no training, cross-validation needs no refitting: the
 folds are site-grouped partitions of each dataset's pages, and each fold's figure is the macro F1
 of its pages. The pages are those ``pagesieve-dev eval`` scores (held-out split by default, the
-same options: :func:`pagesieve_dev.evaluation.runner.select_pages`), each run once and scored by
-:func:`pagesieve_dev.evaluation.runner.evaluate`; the folds only regroup the per-page results.
+same options: :func:`pagesieve_dev.evaluation.selection.select_pages`), each run once and scored by
+:func:`pagesieve_dev.evaluation.results.evaluate`; the folds only regroup the per-page results.
 
 - **Folds** (:func:`site_folds`): pages are grouped by the index's ``site`` (a page without a site
   is a group of its own, :func:`pagesieve_dev.training.train.site_key`), and the groups, largest
@@ -45,14 +45,9 @@ from pagesieve.errors import DatasetError, ReadError
 from pagesieve.table import format_table
 from pagesieve_dev.evaluation.args import positive_int
 from pagesieve_dev.evaluation.datasets import Dataset
-from pagesieve_dev.evaluation.runner import (
-    EvalResult,
-    add_output_arguments,
-    add_selection_arguments,
-    evaluate,
-    pagesieve_extractor,
-    select_pages,
-)
+from pagesieve_dev.evaluation.results import EvalResult, evaluate
+from pagesieve_dev.evaluation.runner import add_output_arguments, add_selection_arguments, pagesieve_extractor
+from pagesieve_dev.evaluation.selection import select_pages
 from pagesieve_dev.training.train import site_key
 
 DEFAULT_FOLDS = 5

@@ -6,7 +6,7 @@
                              [--split heldout|all] [--split-file PATH] [--min-site-pages N] [--where FIELD=VALUE]
 
 The pages are those ``pagesieve-dev eval`` scores (the held-out split by default; the same
-selection options, :func:`pagesieve_dev.evaluation.runner.select_pages`); pages whose truth has no
+selection options, :func:`pagesieve_dev.evaluation.selection.select_pages`); pages whose truth has no
 token are skipped, as eval does. On each page every output line that the truth lacks is found
 and traced to the block and stage that kept it (:mod:`pagesieve_dev.evaluation.kept_lines`), and
 classed (:mod:`pagesieve_dev.evaluation.noise_classes`). The tables give, per class, the noise
@@ -34,7 +34,8 @@ from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
 from pagesieve_dev.evaluation.kept_lines import KeptLine, PageTrace
 from pagesieve_dev.evaluation.scoring import keeps_headline, scored_text
 from pagesieve_dev.evaluation.noise_classes import CLASS_TITLES, CLASSES
-from pagesieve_dev.evaluation.runner import add_output_arguments, add_selection_arguments, select_pages
+from pagesieve_dev.evaluation.runner import add_output_arguments, add_selection_arguments
+from pagesieve_dev.evaluation.selection import select_pages
 from pagesieve.table import format_table
 from pagesieve.tokens import tokens
 

@@ -46,7 +46,7 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
 
     Args:
         snapshots: the folder holding ``<dataset name>/`` of rendered pages.
-        dataset_dir: the dataset folder. split: from :func:`pagesieve_dev.evaluation.runner.load_split`.
+        dataset_dir: the dataset folder. split: from :func:`pagesieve_dev.evaluation.selection.load_split`.
         box_free, box_aware: :class:`~pagesieve.classify.classifier.BlockClassifier` (``box_aware``
             may be ``None``). line_model: a :class:`pagesieve_dev.lines.LineModel` or ``None``.
 
@@ -56,7 +56,7 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
     from pagesieve.article.render import blocks_text
     from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
     from pagesieve_dev.evaluation.render import load_rendered
-    from pagesieve_dev.evaluation.runner import select_ids
+    from pagesieve_dev.evaluation.selection import select_ids
     from pagesieve.extract import analyse, classify, extract
     from pagesieve.blocks.layout import zone_verdict
     from pagesieve.page.snapshot import parse_snapshot
@@ -116,7 +116,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Print the table (one row per dataset)."""
     from pagesieve_dev.evaluation.datasets import default_datasets_dir
-    from pagesieve_dev.evaluation.runner import default_split_file, load_split
+    from pagesieve_dev.evaluation.selection import default_split_file, load_split
     from pagesieve.classify.model_store import load_model, shipped_box_model
 
     base = default_datasets_dir()

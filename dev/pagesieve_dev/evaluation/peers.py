@@ -28,7 +28,7 @@ Two details of the readability wrapper decide whether the reference figures are 
 
 Both are optional dependencies (``pip install -e '.[peers]'``), imported only when a peer is
 asked for; :class:`MissingPeerError` says how to install them. Exceptions a peer raises on a
-page are not caught here: :func:`pagesieve_dev.evaluation.runner.evaluate` counts them as empty
+page are not caught here: :func:`pagesieve_dev.evaluation.results.evaluate` counts them as empty
 output for that page and reports them.
 """
 

@@ -104,7 +104,7 @@ def side_ids(dataset, side: str, min_site_pages: int) -> list[str]:
     """
     from collections import Counter
 
-    from pagesieve_dev.evaluation.runner import default_split_file, load_split
+    from pagesieve_dev.evaluation.selection import default_split_file, load_split
 
     split = load_split(default_split_file())
     if dataset.name not in split:

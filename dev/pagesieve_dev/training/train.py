@@ -537,7 +537,7 @@ def peer_scores(datasets_dir: Path, split: dict, peers: list[str], limit: int | 
         MissingPeerError: a peer is not installed.
     """
     from pagesieve_dev.evaluation.peers import get_peer
-    from pagesieve_dev.evaluation.runner import evaluate
+    from pagesieve_dev.evaluation.results import evaluate
 
     extractors = {name: get_peer(name.strip()) for name in peers}
     out: dict[str, float] = {}

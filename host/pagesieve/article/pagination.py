@@ -287,19 +287,44 @@ def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, 
         return NextPage(None, "no-next-page", {}, [], single)
     here = clean_url(url)
     done = {clean_url(s) for s in seen} | {here}
-    not_followed: list[dict] = []
     in_comments = set()
     for element in comment_elements:
         in_comments.update(element.iter("a"))
-    found: list[tuple[int, str, str, dict]] = []  # (rank, url, rule, evidence)
+    found, not_followed = _judge_candidates(_candidates(root, url, rel_next), here, done, in_comments)
+    return _choose(found, not_followed, kept_chars, listing, single)
 
-    def judge(target: str, text: str, how: str, anchor=None) -> None:
+
+def _candidates(root: etree._Element, url: str,
+                rel_next: str | None) -> list[tuple[str, str, str, etree._Element | None]]:
+    """The links of the page that could name its next page, in page order after ``rel=next``:
+    ``(address, link text, how, anchor)``, ``how`` being ``rel-next`` (its anchor ``None``) or
+    ``link``; only links whose address holds a digit (one naming a page number) are read."""
+    candidates: list[tuple[str, str, str, etree._Element | None]] = []
+    if rel_next:
+        candidates.append((urljoin(url, rel_next.strip()), "", "rel-next", None))
+    for a in _NUMBERED_LINKS(root):  # an address without a digit names no page number
+        href = (a.get("href") or "").strip()
+        if not href or href.startswith(("#", "javascript:", "mailto:")):
+            continue
+        candidates.append((urljoin(url, href), " ".join("".join(a.itertext()).split()), "link", a))
+    return candidates
+
+
+def _judge_candidates(candidates: Sequence[tuple[str, str, str, etree._Element | None]], here: str, done: set[str],
+                      in_comments: set) -> tuple[list[tuple[int, str, str, dict]], list[dict]]:
+    """Judges each candidate of :func:`_candidates` (rules of :func:`find_next_page`): the ones
+    that could be followed, ``(rank, url, rule, evidence)`` (rank 0 ``rel-next``, 1 ``pager``,
+    2 ``page-number-link``), and the ones not followed, ``{"url", "rule", "text"}``; a candidate
+    that is this page, of another site, or no page of anything is in neither."""
+    found: list[tuple[int, str, str, dict]] = []
+    not_followed: list[dict] = []
+    for target, text, how, anchor in candidates:
         target = clean_url(target)
         if target == here or not _same_origin(here, target):
-            return
+            continue
         step = page_step(here, target)
         if step is None and how != "rel-next" and not _numbered(target):
-            return  # not a page of anything
+            continue  # not a page of anything
         where = urlsplit(target).path + "?" + urlsplit(target).query
         rule = None
         if _COMMENTS_RE.search(where) or (anchor is not None and anchor in in_comments):
@@ -312,10 +337,10 @@ def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, 
             rule = "another-address"
         if rule is not None:
             not_followed.append({"url": target, "rule": rule, "text": text[:40]})
-            return
+            continue
         if how == "rel-next":
             found.append((0, target, "rel-next", step))
-            return
+            continue
         pager = _pager_of(anchor, here)
         if pager is not None:
             found.append((1, target, "pager", {**step, "pager": pager.tag, "link": text[:40]}))
@@ -323,14 +348,14 @@ def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, 
             found.append((2, target, "page-number-link", {**step, "link": text[:40]}))
         else:
             not_followed.append({"url": target, "rule": "not-in-a-pager", "text": text[:40]})
+    return found, not_followed
 
-    if rel_next:
-        judge(urljoin(url, rel_next.strip()), "", "rel-next")
-    for a in _NUMBERED_LINKS(root):  # an address without a digit names no page number
-        href = (a.get("href") or "").strip()
-        if not href or href.startswith(("#", "javascript:", "mailto:")):
-            continue
-        judge(urljoin(url, href), " ".join("".join(a.itertext()).split()), "link", a)
+
+def _choose(found: list[tuple[int, str, str, dict]], not_followed: list[dict], kept_chars: int,
+            listing: bool | Callable[[], bool], single: str | None) -> NextPage:
+    """The :class:`NextPage` of the judged candidates: none of them followed on a listing or a
+    page with too little text; else the best found (lowest rank, then lowest number), with the
+    links not followed once each (a found address not among them)."""
     page_rule = "listing" if found and _is(listing) else "too-little-text" if kept_chars < MIN_ARTICLE_CHARS else None
     if page_rule is not None:
         not_followed = [{"url": f[1], "rule": page_rule, "text": f[3].get("link", "")} for f in found] + not_followed

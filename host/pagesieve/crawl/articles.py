@@ -2,7 +2,7 @@
 pages (issue 53). Off by default: the parts keep one row per record either way.
 
 After the parts are written, their rows are read back (``url``, ``site``, ``title``, ``text``,
-``markdown``, ``next_page``: :func:`pagesieve.crawl.pages.extract_html` fills ``next_page`` from
+``markdown``, ``next_page``: :func:`pagesieve.crawl.rows.extract_html` fills ``next_page`` from
 the page's pager or ``rel=next``, :func:`pagesieve.extract.next_page`) and chained: a row whose
 ``next_page`` is the address of another row of the same site, whose title says the same article
 (:func:`pagesieve.article.pagination.same_article`), is followed by it. Each chain, from a row no

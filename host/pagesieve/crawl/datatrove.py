@@ -16,7 +16,7 @@ A FineWeb-style pipeline swaps its Trafilatura step for pagesieve with one line:
 By default each page is extracted as a single page. ``PagesieveExtractor(templates=
 "tpl/templates.parquet")`` uses the site templates of a ``pagesieve batch CRAWL --out tpl
 --learn-only`` run: a page of a learned site is extracted with them, as ``pagesieve batch``
-does (:func:`pagesieve.crawl.pages.extract_html`). The URL is the document's
+does (:func:`pagesieve.crawl.rows.extract_html`). The URL is the document's
 ``metadata["url"]`` (datatrove's WarcReader sets it from ``WARC-Target-URI``).
 
 datatrove runs :meth:`~PagesieveExtractor.extract` in a child process with a per-document
@@ -75,7 +75,7 @@ class PagesieveExtractor(BaseExtractor):
         Args:
             text: the page's HTML. url: its URL (site of the templates, links).
         """
-        from pagesieve.crawl.pages import extract_html
+        from pagesieve.crawl.rows import extract_html
         from pagesieve.templates.urls import site_of
 
         templates = self._site_templates()

@@ -34,23 +34,33 @@ summary and not written; ``resume`` keeps the parts already written, and the tem
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from pagesieve.crawl.cluster import (
+    close_client,
+    collect,
+    largest_first,
+    open_client,
+    run_pass,
+    saturation_hint,
+    submit_pass,
+)
 from pagesieve.crawl.count import EarlyCount, can_count_early
 from pagesieve.crawl.learn import MIN_SITE_PAGES, SiteLearning
 from pagesieve.crawl.output import part_name, part_path, read_templates, stats_path, write_json, write_sites, write_templates
 from pagesieve.crawl.guard import PAGE_TIMEOUT
 from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.judged import judged_path
-from pagesieve.crawl.pages import PartStats, extract_part, judge_part
+from pagesieve.crawl.pages import PartStats
 from pagesieve.crawl.parts import PART_RECORDS, TAIL_SPLIT, FileCut, Part, cut_file
-from pagesieve.crawl.records import MAX_RECORD_BYTES, SKIP_REASONS, warc_files
-from pagesieve.crawl.summaries import bucket_of, learn_bucket, summaries_path, summarise_part
+from pagesieve.crawl.records import MAX_RECORD_BYTES, warc_files
+from pagesieve.crawl.report import BatchSummary, add_learned, add_parts, site_rows
+from pagesieve.crawl.summaries import bucket_of, summaries_path
+from pagesieve.crawl.tasks import bucket_task, extract_task, learn_task
 from pagesieve.errors import UsageError
 from pagesieve.templates.evidence import DEFAULT_KINDS
 
@@ -98,421 +108,6 @@ class BatchOptions:
     join_pages: bool = False
 
 
-@dataclass
-class BatchSummary:
-    """What a run did (printed, and written to ``summary.json``); ``parsed_again`` sums the
-    parts' :attr:`~pagesieve.crawl.pages.PartStats.parsed_again`."""
-
-    inputs: int = 0
-    parts: int = 0
-    part_records: int = 0
-    most_parts_in_a_file: int = 0
-    parts_written: int = 0
-    parts_resumed: int = 0
-    parts_failed: dict[str, str] = field(default_factory=dict)
-    records: int = 0
-    pages: int = 0
-    template_pages: int = 0
-    parsed_again: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
-    sites: int = 0
-    sites_learned: int = 0
-    sites_with_templates: int = 0
-    workers: int = 0
-    seconds_learn: float = 0.0  # to the end of the learn pass's part tasks (cluster start and count pass included)
-    seconds_extract: float = 0.0  # the sites' learning and the extract pass, which overlap
-    seconds_total: float = 0.0
-    max_rss_mib_per_worker: dict[str, float] = field(default_factory=dict)
-    out_dir: str = ""
-    articles: int | None = None  # with --join-pages: rows of the articles file
-    articles_joined: int | None = None  # of those, articles of several pages
-
-    @property
-    def pages_per_second(self) -> float:
-        """Pages cleaned per second of the whole run's wall time (both passes)."""
-        return self.pages / self.seconds_total if self.seconds_total else 0.0
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict (``summary.json``), with ``pages_per_second``."""
-        d = asdict(self)
-        d["pages_per_second"] = round(self.pages_per_second, 2)
-        return d
-
-    def lines(self) -> list[str]:
-        """The summary as the command prints it."""
-        out = [
-            f"inputs: {self.inputs} file(s) cut into {self.parts} parts of at most {self.part_records} records "
-            f"(up to {self.most_parts_in_a_file} parts from one file); parts written {self.parts_written}, "
-            f"resumed {self.parts_resumed}, failed {len(self.parts_failed)}",
-            f"rows: {self.records} (response records and unreadable stretches); pages cleaned: {self.pages} "
-            f"({self.template_pages} with their site's template; parsed twice: {self.parsed_again})",
-            f"sites: {self.sites}; learned {self.sites_learned} (>= {MIN_SITE_PAGES} pages), "
-            f"{self.sites_with_templates} with a usable template",
-        ]
-        if self.skipped:
-            out.append("skipped: " + ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items(), key=lambda kv: -kv[1])))
-        else:
-            out.append("skipped: none")
-        for name, why in self.parts_failed.items():
-            out.append(f"failed part {name}: {why}")
-        out.append(
-            f"time: learn {self.seconds_learn:.1f} s, extract {self.seconds_extract:.1f} s, total {self.seconds_total:.1f} s "
-            f"on {self.workers} worker(s): {self.pages_per_second:.1f} pages/s"
-        )
-        if self.max_rss_mib_per_worker:
-            out.append("peak RSS per worker: " + ", ".join(f"{v:.0f} MiB" for v in self.max_rss_mib_per_worker.values()))
-        if self.articles is not None:
-            out.append(f"articles: {self.articles} ({self.articles_joined} over several pages, joined)")
-        out.append(f"output: {self.out_dir}")
-        return out
-
-
-# ------------------------------------------------------------------------------- the cluster
-
-
-def open_client(scheduler: str | None = None, workers: int | None = None):
-    """A ``distributed.Client``: to ``scheduler``, or to a new local cluster of ``workers``
-    single-threaded worker processes (default ``os.cpu_count()``). Close it with
-    :func:`close_client`.
-
-    Raises:
-        ImportError: ``distributed`` is not installed (``pip install 'pagesieve[batch]'``).
-        OSError: the scheduler cannot be reached.
-    """
-    from distributed import Client
-
-    if scheduler:
-        return Client(scheduler, timeout="20s")
-    return Client(local_cluster(workers or os.cpu_count() or 1))
-
-
-WORKER_SATURATION = 1.0
-"""Tasks of a pass the scheduler hands a worker thread at a time (Dask's
-``distributed.scheduler.worker-saturation``, default 1.1, which rounds up to two a thread): one,
-so that the rest wait in the scheduler's queue and go to whichever worker frees first. With two,
-each worker held the next part in its own queue, and at the end of the learn pass one worker
-ran its last two parts while the other stood idle: 3.6 s of a 28.0 s two-worker job on the 12
-files of ``pagesieve-dev bench-batch`` (``distributed.get_task_stream``, 2026-11-26). With one,
-the two workers' last learn tasks ended 0.9 s apart, and no worker held a task waiting. Dask
-queues only the tasks of a task group larger than twice the threads (its "root-ish" tasks):
-hence :func:`task_key` and :func:`submit_pass`. A cluster given with ``--scheduler`` needs the
-setting in its own configuration (:func:`saturation_hint`)."""
-
-
-def task_key(label: str, name: str) -> str:
-    """The Dask key of a pass's task: ``label``, a unique number, then the part's ``name``
-    (``"learn-1795724503691042153-big9-00-45cbbbb5"``). Dask groups tasks by the words of a key
-    before its first one that is not alphabetic (``distributed.utils.key_split``), so all the
-    tasks of a pass form one group, ``label``, whatever the part names, and are queued at the
-    scheduler (:data:`WORKER_SATURATION`); with the name first, the files of each dataset
-    (``learn-daniel``) made groups too small to queue, assigned to workers at submission."""
-    return f"{label}-{time.time_ns()}-{name}"
-
-
-def _scheduler_saturation(dask_scheduler) -> float:
-    return float(dask_scheduler.WORKER_SATURATION)
-
-
-def saturation_hint(client) -> str | None:
-    """The note for a cluster (``--scheduler``) whose scheduler hands a worker thread more than
-    one task of a pass (``worker-saturation`` above :data:`WORKER_SATURATION`, ``inf`` with
-    queuing off), with the setting that fixes it; ``None`` when it does not, or when the
-    scheduler cannot be asked (``run_on_scheduler`` refused)."""
-    try:
-        value = client.run_on_scheduler(_scheduler_saturation)
-    except Exception:  # noqa: BLE001 - a hint is never worth failing the job
-        return None
-    if value <= WORKER_SATURATION:
-        return None
-    return (f"pagesieve: note: this cluster's scheduler gives each worker thread more than one part at a time "
-            f"(distributed.scheduler.worker-saturation {value:g}), so a part may wait on a busy worker while "
-            f"another is idle at the end of a pass; start the scheduler with "
-            f"DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION={WORKER_SATURATION:g} in its environment")
-
-
-START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
-"""Dask's own setting of how worker processes start; when it is set, :func:`local_cluster`
-leaves the choice to it."""
-
-
-CLUSTER_INTERVALS = {
-    "distributed.admin.tick.interval": "1s",
-    "distributed.worker.memory.monitor-interval": "1s",
-    "distributed.admin.system-monitor.interval": "5s",
-}
-"""How often the processes of a local cluster (scheduler, nannies and client in the command's
-process; the workers) do their periodic checks, in Dask's settings (defaults 20 ms, 100 ms and
-500 ms):
-
-- the **tick** checks that an event loop is responsive; a diagnostic only, which warns when a
-  tick comes later than ``distributed.admin.tick.limit`` (3 s): a 1 s interval still sees that;
-- the **memory monitor**: each nanny reads its worker's memory, to end a worker over 95 % of its
-  memory limit (by default the machine's memory shared among the workers), and each worker its
-  own. A page cannot grow a worker fast: every page is judged in a forked page process, and a
-  record over ``--max-record-bytes`` is skipped (:mod:`pagesieve.crawl.guard`,
-  :mod:`pagesieve.crawl.records`); 1 s still ends a worker that leaks;
-- the **system monitor** records each process's CPU, memory and network use for Dask's dashboard,
-  which a batch job does not show (and which needs bokeh).
-
-An idle local cluster of 2 workers (``/tmp`` script, 10 s after the start, 2026-11-28), CPU-s a
-second in the command's process / in each worker: Dask's defaults 0.058-0.070 / 0.022-0.024; with
-the tick at 1 s, 0.023-0.027 / 0.008-0.011; with all three, 0.009-0.010 / 0.003-0.004. In a job
-whose workers keep both cores busy that CPU is taken from the pages: in three runs of
-``pagesieve batch`` on the one-file benchmark's file with 2 workers, the tick alone at 1 s, the
-command's process took 1.68 to 1.79 CPU-s instead of 1.87 to 2.48 with the defaults, alternated
-(``/proc`` read every 20 ms); the whole command's time moved by less than its run-to-run spread."""
-
-
-def worker_start_method() -> str | None:
-    """How the local cluster starts its worker processes: ``"fork"`` on Linux, unless Dask's
-    setting (:data:`START_METHOD_ENV`) says otherwise; ``None`` elsewhere (Dask's default,
-    ``spawn``: macOS and Windows have no safe fork).
-
-    Why fork: a spawned worker is a new interpreter that imports Dask, numpy, lxml and
-    pagesieve again, and Dask's nanny spawns one more process per worker. Starting and closing a
-    local cluster of 2 workers, then loading the model in each (``/tmp`` script, 2026-11-27,
-    on this 2-core machine under a load of 6, twice each): spawn 9.3 and 7.0 s, forkserver 5.2
-    and 5.6 s, fork 1.9 and 2.7 s. On a 926-page file that is a sixth of the whole two-worker
-    command. The fork happens in Dask's event-loop thread before any task runs; the parent
-    holds no lock a worker needs (Python re-initialises the logging locks at fork, OpenBLAS
-    its threads)."""
-    if os.environ.get(START_METHOD_ENV):
-        return None
-    return "fork" if sys.platform.startswith("linux") else None
-
-
-def local_cluster(workers: int):
-    """A :class:`distributed.LocalCluster` of ``workers`` single-threaded worker processes,
-    one task at a time each (:data:`WORKER_SATURATION`), without the workers' statistical
-    profiler (a thread that samples the task's stack every 10 ms for the dashboard: CPU taken
-    from the pages, and a batch job has no one watching), with its periodic checks spaced out
-    (:data:`CLUSTER_INTERVALS`), started as :func:`worker_start_method` says. With fork, the
-    modules the tasks run are imported here first, so that no worker imports them again."""
-    import logging
-
-    import dask
-    from distributed import LocalCluster
-
-    settings = {"distributed.worker.profile.enabled": False,
-                **CLUSTER_INTERVALS,
-                "distributed.scheduler.worker-saturation": WORKER_SATURATION}
-    method = worker_start_method()
-    if method is not None:
-        settings["distributed.worker.multiprocessing-method"] = method
-        import pagesieve.crawl.pages  # noqa: F401 - the tasks' modules, inherited by the forked workers
-        import pagesieve.extract  # noqa: F401
-    with dask.config.set(settings):
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                            silence_logs=logging.ERROR)
-
-
-def _quiet_dask_logs() -> None:
-    """Log only Dask's critical messages in this process (run in each worker by :func:`close_client`)."""
-    import logging
-
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
-
-
-def close_client(client) -> None:
-    """Close the client, and the local cluster it started, if any.
-
-    While a local cluster closes, Dask's own messages below CRITICAL are silenced in its
-    workers and in this process (the scheduler's and nannies'), and this process's level is
-    restored after. Every result is in by then, yet a worker whose heartbeat is under way when
-    the scheduler has gone logs ``Failed to communicate with scheduler during heartbeat`` with a
-    traceback (``distributed``'s own race: once in 140 runs of ``pagesieve batch`` alternated on
-    1 and 2 workers, 2026-11-28), which told the user of an error where there was none. A
-    cluster given with ``--scheduler`` is not closed and keeps its logs."""
-    import logging
-
-    cluster = client.cluster
-    if cluster is None:
-        client.close()
-        return
-    log = logging.getLogger("distributed")
-    level = log.level
-    try:
-        client.run(_quiet_dask_logs, on_error="ignore")
-    except Exception:  # noqa: BLE001 - quieter logs are never worth failing the close
-        pass
-    log.setLevel(logging.CRITICAL)
-    try:
-        client.close()
-        cluster.close()
-    finally:
-        log.setLevel(level)
-
-
-class Progress:
-    """A one-line progress bar on standard error; when standard error is no terminal (a
-    cluster job's log), a line at each whole percent at most."""
-
-    def __init__(self, label: str, total: int, enabled: bool = True) -> None:
-        self.label, self.total, self.done, self.pages = label, total, 0, 0
-        self.enabled = enabled and total > 0
-        self.tty = sys.stderr.isatty()
-        self.t0 = time.perf_counter()
-        self._draw()
-
-    def step(self, pages: int = 0) -> None:
-        """One more task done, with ``pages`` pages."""
-        self.done += 1
-        self.pages += pages
-        self._draw()
-
-    def _draw(self) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = int(width * self.done / self.total)
-        rate = self.pages / max(time.perf_counter() - self.t0, 1e-9)
-        line = f"{self.label:8s} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} parts"
-        if self.pages:
-            line += f", {self.pages} pages, {rate:.1f} pages/s"
-        if self.tty:
-            print("\r" + line, end="\n" if self.done == self.total else "", file=sys.stderr, flush=True)
-        elif self.done and (100 * self.done // self.total > 100 * (self.done - 1) // self.total):
-            print(line, file=sys.stderr, flush=True)
-
-
-def largest_first(paths: list[str], work: list[int] | None = None) -> list[int]:
-    """Indices of ``paths`` by work, largest first: ``work`` (pages of each file, from the
-    count pass) when given, else the file size. Submitted in that order (:func:`submit_pass`),
-    the long parts start first and the short ones fill the gaps at the end of a pass (the
-    longest processing time first rule of list scheduling, Graham 1969), so that the pass does
-    not wait on one big part started last."""
-    def size(i: int) -> int:
-        if work is not None:
-            return work[i]
-        try:
-            return os.path.getsize(paths[i])
-        except OSError:
-            return 0
-    return sorted(range(len(paths)), key=lambda i: -size(i))
-
-
-def submit_pass(client, fn, args_list: list[tuple], label: str, names: list[str], order: list[int]) -> list:
-    """Submit ``fn(*args)`` for each args tuple in one ``client.map`` call, in ``order``
-    (:func:`largest_first`); returns the futures in the order of ``args_list``.
-
-    One call, so that the scheduler sees the whole pass at once: Dask runs the tasks of one
-    ``map`` in the order given (its internal priority), and queues them (one task group larger
-    than twice the threads, :func:`task_key`) instead of handing them to workers as they come.
-    Submitted one by one, the first four of a 2-worker cluster went two to a worker before the
-    group was large enough to queue; and without explicit priorities, tasks submitted within
-    ``fifo_timeout`` (100 ms) of each other ran nearly in reverse: on the 12 files of
-    ``pagesieve-dev bench-batch`` the smallest parts went first and one worker waited 6.8 s of
-    a 37.5 s job on the last big part (``distributed.get_task_stream``, 2 workers, 2026-11-26).
-    """
-    if not args_list:
-        return []
-    columns = list(zip(*(args_list[i] for i in order)))
-    submitted = client.map(fn, *columns, key=[task_key(label, names[i]) for i in order], pure=False)
-    futures: list = [None] * len(args_list)
-    for i, future in zip(order, submitted):
-        futures[i] = future
-    return futures
-
-
-def _run(client, fn, args_list: list[tuple], label: str, progress: bool, pages_of=lambda r: 0, keys: list[str] | None = None,
-         work: list[int] | None = None):
-    """Submit ``fn(*args)`` for each args tuple (whose first item is the input file), largest
-    first (:func:`largest_first` of ``work``, else of the file sizes; :func:`submit_pass`);
-    returns ``[result or exception]`` in the order of ``args_list``."""
-    order = largest_first([str(args[0]) for args in args_list], work)
-    futures = submit_pass(client, fn, args_list, label, [str(k) for k in keys] if keys else
-                          [str(i) for i in range(len(args_list))], order)
-    return _collect(futures, label, progress, pages_of)
-
-
-def _collect(futures: list, label: str, progress: bool, pages_of=lambda r: 0) -> list:
-    """Wait for ``futures`` (drawing a progress bar ``label``, counting ``pages_of`` each
-    result), release each as it ends, and return ``[result or exception]`` in their order."""
-    from distributed import as_completed
-
-    index = {f.key: i for i, f in enumerate(futures)}
-    results: list = [None] * len(futures)
-    bar = Progress(label, len(futures), progress)
-    for future in as_completed(futures):
-        i = index[future.key]
-        try:
-            results[i] = future.result()
-        except Exception as exc:  # noqa: BLE001 - one failed part never stops the job
-            results[i] = exc
-        bar.step(0 if isinstance(results[i], Exception) else pages_of(results[i]))
-        future.release()
-    return results
-
-
-MAX_CACHED_SITES = 5000
-"""Learned sites a worker keeps between its extract tasks (:func:`worker_templates`). A site's
-learning takes about 30 KB (big9, dragnet, daniel: 109 sites, 3 MB pickled), so at most about
-150 MB a worker."""
-
-_worker_cache: dict = {"key": None, "sites": {}}
-
-
-def worker_templates(templates_file: Path, sites: list[str]) -> dict[str, SiteLearning]:
-    """The learning of ``sites`` from ``templates.parquet``, read once per worker process: the
-    sites already read by an earlier task of the same run (the same file: path, size and
-    modification time) are reused, the others read (:func:`~pagesieve.crawl.output.read_templates`
-    of those sites only). Reading and indexing every site of the fixture crawl costs 0.17 s, so
-    reading them again for each part cost more than a part's own template work. The cache is
-    emptied when it would hold more than :data:`MAX_CACHED_SITES` sites."""
-    stat = templates_file.stat()
-    key = (str(templates_file.resolve()), stat.st_size, stat.st_mtime_ns)
-    cache = _worker_cache
-    if cache["key"] != key:
-        cache["key"], cache["sites"] = key, {}
-    known = cache["sites"]
-    missing = [s for s in sites if s not in known]
-    if missing:
-        if len(known) + len(missing) > MAX_CACHED_SITES:
-            known.clear()
-            missing = list(sites)
-        known.update(read_templates(templates_file, missing))
-    return {s: known[s] for s in sites if s in known}
-
-
-def _extract_task(path: str, out_dir: str, templates_file: str | None, sites: list[str], fmt: str, markdown: bool,
-                  kinds: tuple[str, ...], max_record_bytes: int, name: str, page_timeout: float | None,
-                  judged: dict | None, start: int, end: int | None,
-                  learned: list[tuple[dict[str, SiteLearning], str | None]] | None = None) -> PartStats:
-    """The extract task of one part: take its sites from ``learned`` (the results of the
-    :func:`_bucket_task` of its sites' buckets) or else from ``templates.parquet``
-    (:func:`worker_templates`), and write the part (from the judged file of the learn pass when
-    there is one with the header ``judged``)."""
-    templates: dict[str, SiteLearning] = {}
-    if learned is not None:
-        templates = {s: bucket[s] for bucket, _ in learned for s in sites if s in bucket}
-    elif templates_file and sites:
-        templates = worker_templates(Path(templates_file), sites)
-    return extract_part(path, out_dir, templates, fmt, markdown, kinds, max_record_bytes, name, page_timeout, judged,
-                        start, end)
-
-
-def _learn_task(judge: bool, path: str, out_dir: str, name: str, sites: frozenset[str], markdown: bool, diff: bool,
-                max_record_bytes: int, page_timeout: float | None, start: int, end: int | None,
-                buckets: int) -> dict[int, tuple[int, int]]:
-    """The learn task of one part: :func:`~pagesieve.crawl.pages.judge_part` when ``judge``
-    (its part is still to be written), else :func:`~pagesieve.crawl.summaries.summarise_part`;
-    both return where each site bucket's summaries are. One function for both, so that a
-    pass is one ``map`` (:func:`submit_pass`)."""
-    if judge:
-        return judge_part(path, out_dir, name, sites, markdown, diff, max_record_bytes, page_timeout, start, end, buckets)
-    return summarise_part(path, out_dir, name, sites, max_record_bytes, diff, start, end, buckets)
-
-
-def _bucket_task(sources: list[tuple[str, int, int]]) -> tuple[dict[str, SiteLearning], str | None]:
-    """The task of one site bucket: ``(learn_bucket(sources), None)``, or ``({}, why)`` when its
-    learning failed (a damaged summary file), so that the extract tasks given its result go
-    on with their pages as single pages, as they would without a template."""
-    try:
-        return learn_bucket(sources), None
-    except Exception as exc:  # noqa: BLE001 - a bucket's sites are then not learned; the job goes on
-        return {}, f"{type(exc).__name__}: {exc}"
-
-
 def part_done(out_dir: Path, name: str, fmt: str) -> bool:
     """True when the part and its stats file are both in place (written whole)."""
     return part_path(out_dir, name, fmt).exists() and stats_path(out_dir, name).exists()
@@ -540,12 +135,8 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
     summary = BatchSummary(inputs=len(files), out_dir=str(out_dir), part_records=opts.part_records)
     own_client = client is None
     early = None
-    if own_client and not opts.scheduler and can_count_early():  # counted while the local cluster starts
-        try:
-            early = EarlyCount([(str(f), part_name(f)) for f in files], opts.part_records, opts.max_record_bytes,
-                               tail_split)
-        except OSError:  # no process or pipe to be had: the workers count, as on any cluster
-            early = None
+    if own_client and not opts.scheduler:  # counted while the local cluster starts
+        early = _early_count(files, opts, tail_split)
     try:
         if own_client:
             client = open_client(opts.scheduler, opts.workers)
@@ -554,71 +145,18 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             print(hint, file=sys.stderr, flush=True)
         summary.workers = len(client.scheduler_info(n_workers=-1)["workers"]) if hasattr(client, "scheduler_info") else 0
         cuts = _count(client, files, opts, summary, tail_split, early)
-        parts = [p for cut in cuts.values() for p in cut.parts]
-        write_json(out_dir / PARTS_FILE, {"part_records": opts.part_records, "tail_split": tail_split,
-                                          "parts": [[p.path, p.name, p.start, p.end, p.records] for p in parts]})
-        summary.parts = len(parts)
-        summary.most_parts_in_a_file = max((len(c.parts) for c in cuts.values()), default=0)
-        templates_file = out_dir / TEMPLATES_FILE
-        learn_file = out_dir / LEARN_FILE
-        part_sites: dict[str, list[str]] = {}
-        learned_counts: dict[str, tuple[int, int, bool]] = {}  # site -> (pages learned, entries, usable)
-        learning: Learning | None = None  # the site buckets learned by this run, not yet gathered
-        if not opts.single_page:
-            fingerprints = "diff" in opts.kinds
-            previous = json.loads(learn_file.read_text(encoding="utf-8")) if opts.resume and learn_file.exists() else None
-            if (previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints
-                    and set(previous["part_sites"]) >= {p.name for p in parts}):
-                part_sites = previous["part_sites"]
-                learned_counts = _learned_counts(read_templates(templates_file))
-            else:  # nothing to resume, learned without the fingerprints the diff now needs, or other parts
-                learning = _learn(client, cuts, opts, out_dir, max(summary.workers, 1))
-                part_sites = learning.part_sites
+        parts = _plan_parts(out_dir, cuts, opts, tail_split, summary)
+        part_sites, learned_counts, learning = _plan_learning(client, cuts, parts, opts, out_dir, summary.workers)
         summary.seconds_learn = round(time.perf_counter() - t0, 3)
         if opts.learn_only:
             if learning is not None:
-                learned_counts = learning.gather(templates_file, learn_file, opts.progress)
+                learned_counts = learning.gather(out_dir / TEMPLATES_FILE, out_dir / LEARN_FILE, opts.progress)
                 learning.remove_summaries()
-            _learned_summary(summary, learned_counts)
-            summary.seconds_total = round(time.perf_counter() - t0, 3)
-            write_json(out_dir / SUMMARY_FILE, summary.to_dict())
-            return summary
-        t1 = time.perf_counter()
-        all_stats: list[PartStats] = []
-        todo: list[Part] = []
-        for part in parts:
-            if opts.resume and part_done(out_dir, part.name, opts.fmt):
-                stats = PartStats.from_dict(json.loads(stats_path(out_dir, part.name).read_text(encoding="utf-8")))
-                stats.resumed = True
-                all_stats.append(stats)
-            else:
-                todo.append(part)
-        args = [(p.path, str(out_dir), str(templates_file) if part_sites else None, part_sites.get(p.name, []), opts.fmt,
-                 opts.markdown, tuple(opts.kinds), opts.max_record_bytes, p.name, opts.page_timeout,
-                 None if opts.single_page else _judged_header(p, opts), p.start, p.end,
-                 None if learning is None else learning.of(part_sites.get(p.name, []))) for p in todo]
-        futures = submit_pass(client, _extract_task, args, "extract", [p.name for p in todo],
-                              largest_first([p.path for p in todo], [p.records for p in todo]))
-        if learning is not None:  # while the extract tasks run
-            learned_counts = learning.gather(templates_file, learn_file, opts.progress)
-        _learned_summary(summary, learned_counts)
-        results = _collect(futures, "extract", opts.progress, pages_of=lambda s: s.rows)
-        if learning is not None:
-            learning.remove_summaries()
-        for part, result in zip(todo, results):
-            if isinstance(result, Exception):
-                summary.parts_failed[part.name] = f"{type(result).__name__}: {result}"
-            else:
-                all_stats.append(result)
-        summary.seconds_extract = round(time.perf_counter() - t1, 3)
-        _remove_judged(out_dir, [p.name for p in parts if part_done(out_dir, p.name, opts.fmt)])
-        _sum_parts(summary, all_stats)
-        _write_sites(out_dir / SITES_FILE, all_stats, learned_counts)
-        if opts.join_pages:
-            from pagesieve.crawl.articles import join_pages
-
-            written = [part_path(out_dir, p.name, opts.fmt) for p in parts if part_done(out_dir, p.name, opts.fmt)]
-            summary.articles, summary.articles_joined = join_pages(out_dir, opts.fmt, written)
+            add_learned(summary, learned_counts)
+        else:
+            all_stats, learned_counts = _extract(client, parts, part_sites, learned_counts, learning, opts, out_dir,
+                                                 summary)
+            _summarise(summary, out_dir, parts, all_stats, learned_counts, opts)
         summary.seconds_total = round(time.perf_counter() - t0, 3)
         write_json(out_dir / SUMMARY_FILE, summary.to_dict())
         return summary
@@ -627,6 +165,109 @@ def run_batch(opts: BatchOptions, client=None) -> BatchSummary:
             early.close()
         if own_client and client is not None:  # None: the cluster could not be opened
             close_client(client)
+
+
+def _early_count(files: list[Path], opts: BatchOptions, tail_split: int) -> EarlyCount | None:
+    """The count of ``files`` begun in a child of this process while the local cluster starts
+    (:mod:`pagesieve.crawl.count`), or ``None`` where none can be had: the workers count, as on
+    any cluster."""
+    if not can_count_early():
+        return None
+    try:
+        return EarlyCount([(str(f), part_name(f)) for f in files], opts.part_records, opts.max_record_bytes,
+                          tail_split)
+    except OSError:  # no process or pipe to be had
+        return None
+
+
+def _plan_parts(out_dir: Path, cuts: dict[str, FileCut], opts: BatchOptions, tail_split: int,
+                summary: BatchSummary) -> list[Part]:
+    """The parts of the job, in crawl order, written to ``parts.json`` and counted in ``summary``."""
+    parts = [p for cut in cuts.values() for p in cut.parts]
+    write_json(out_dir / PARTS_FILE, {"part_records": opts.part_records, "tail_split": tail_split,
+                                      "parts": [[p.path, p.name, p.start, p.end, p.records] for p in parts]})
+    summary.parts = len(parts)
+    summary.most_parts_in_a_file = max((len(c.parts) for c in cuts.values()), default=0)
+    return parts
+
+
+def _plan_learning(client, cuts: dict[str, FileCut], parts: list[Part], opts: BatchOptions, out_dir: Path,
+                   workers: int) -> tuple[dict[str, list[str]], dict[str, tuple[int, int, bool]], Learning | None]:
+    """The sites to learn: ``(part_sites, learned_counts, learning)``, ``part_sites`` being
+    ``{part name: its learned sites}``, ``learned_counts`` ``{site: (pages learned, entries,
+    usable)}`` of a resumed run's templates, and ``learning`` the learn pass this run runs
+    (:func:`_learn`, its buckets not yet gathered), or ``None`` (``--single-page``, or the
+    templates of the run resumed serve: learned with the fingerprints the diff needs, for
+    these parts)."""
+    templates_file = out_dir / TEMPLATES_FILE
+    learn_file = out_dir / LEARN_FILE
+    part_sites: dict[str, list[str]] = {}
+    learned_counts: dict[str, tuple[int, int, bool]] = {}
+    learning: Learning | None = None
+    if not opts.single_page:
+        fingerprints = "diff" in opts.kinds
+        previous = json.loads(learn_file.read_text(encoding="utf-8")) if opts.resume and learn_file.exists() else None
+        if (previous and templates_file.exists() and previous.get("fingerprints", True) >= fingerprints
+                and set(previous["part_sites"]) >= {p.name for p in parts}):
+            part_sites = previous["part_sites"]
+            learned_counts = _learned_counts(read_templates(templates_file))
+        else:  # nothing to resume, learned without the fingerprints the diff now needs, or other parts
+            learning = _learn(client, cuts, opts, out_dir, max(workers, 1))
+            part_sites = learning.part_sites
+    return part_sites, learned_counts, learning
+
+
+def _extract(client, parts: list[Part], part_sites: dict[str, list[str]],
+             learned_counts: dict[str, tuple[int, int, bool]], learning: Learning | None, opts: BatchOptions,
+             out_dir: Path, summary: BatchSummary) -> tuple[list[PartStats], dict[str, tuple[int, int, bool]]]:
+    """The extract pass: the stats of every part written (the resumed ones read back), and the
+    learned counts (of ``learning``, gathered while its tasks run, else ``learned_counts``); a
+    part whose task failed goes to ``summary.parts_failed``."""
+    t1 = time.perf_counter()
+    templates_file = out_dir / TEMPLATES_FILE
+    all_stats: list[PartStats] = []
+    todo: list[Part] = []
+    for part in parts:
+        if opts.resume and part_done(out_dir, part.name, opts.fmt):
+            stats = PartStats.from_dict(json.loads(stats_path(out_dir, part.name).read_text(encoding="utf-8")))
+            stats.resumed = True
+            all_stats.append(stats)
+        else:
+            todo.append(part)
+    args = [(p.path, str(out_dir), str(templates_file) if part_sites else None, part_sites.get(p.name, []), opts.fmt,
+             opts.markdown, tuple(opts.kinds), opts.max_record_bytes, p.name, opts.page_timeout,
+             None if opts.single_page else _judged_header(p, opts), p.start, p.end,
+             None if learning is None else learning.of(part_sites.get(p.name, []))) for p in todo]
+    futures = submit_pass(client, extract_task, args, "extract", [p.name for p in todo],
+                          largest_first([p.path for p in todo], [p.records for p in todo]))
+    if learning is not None:  # while the extract tasks run
+        learned_counts = learning.gather(templates_file, out_dir / LEARN_FILE, opts.progress)
+    add_learned(summary, learned_counts)
+    results = collect(futures, "extract", opts.progress, pages_of=lambda s: s.rows)
+    if learning is not None:
+        learning.remove_summaries()
+    for part, result in zip(todo, results):
+        if isinstance(result, Exception):
+            summary.parts_failed[part.name] = f"{type(result).__name__}: {result}"
+        else:
+            all_stats.append(result)
+    summary.seconds_extract = round(time.perf_counter() - t1, 3)
+    return all_stats, learned_counts
+
+
+def _summarise(summary: BatchSummary, out_dir: Path, parts: list[Part], all_stats: list[PartStats],
+               learned_counts: dict[str, tuple[int, int, bool]], opts: BatchOptions) -> None:
+    """After the extract pass: the judged files of the parts written removed, the parts'
+    figures summed into ``summary``, ``sites.parquet`` written, and the pages joined into
+    articles (``--join-pages``)."""
+    _remove_judged(out_dir, [p.name for p in parts if part_done(out_dir, p.name, opts.fmt)])
+    add_parts(summary, all_stats)
+    write_sites(out_dir / SITES_FILE, site_rows(all_stats, learned_counts))
+    if opts.join_pages:
+        from pagesieve.crawl.articles import join_pages
+
+        written = [part_path(out_dir, p.name, opts.fmt) for p in parts if part_done(out_dir, p.name, opts.fmt)]
+        summary.articles, summary.articles_joined = join_pages(out_dir, opts.fmt, written)
 
 
 def _check_cut(path: Path, opts: BatchOptions) -> int:
@@ -661,9 +302,9 @@ def _count(client, files: list[Path], opts: BatchOptions, summary: BatchSummary,
 
     def on_cluster(indexes: list[int]) -> None:
         if indexes:
-            for i, result in zip(indexes, _run(client, cut_file, [args[i] for i in indexes], "count", opts.progress,
-                                               pages_of=lambda c: sum(c.sites.values()),
-                                               keys=[names[i] for i in indexes])):
+            for i, result in zip(indexes, run_pass(client, cut_file, [args[i] for i in indexes], "count", opts.progress,
+                                                   pages_of=lambda c: sum(c.sites.values()),
+                                                   keys=[names[i] for i in indexes])):
                 results[i] = result
 
     on_cluster(early.take() if early is not None else list(range(len(files))))
@@ -700,11 +341,11 @@ def _remove_judged(out_dir: Path, names: list[str]) -> None:
 @dataclass
 class Learning:
     """The site learning of a run, under way: the learn pass is over and one
-    :func:`_bucket_task` per site bucket is submitted (:func:`_learn`).
+    :func:`~pagesieve.crawl.tasks.bucket_task` per site bucket is submitted (:func:`_learn`).
 
     Attributes:
         part_sites: ``{part name: its learned sites}``. buckets: the number of site buckets.
-        futures: ``{bucket: future of its _bucket_task}`` (the buckets with pages).
+        futures: ``{bucket: future of its bucket_task}`` (the buckets with pages).
         summaries: the parts' summary files, removed once the extract pass has ended
         (:meth:`remove_summaries`): until then Dask may run a bucket task again, if the worker
         holding its result is lost before every extract task that needs it has run.
@@ -728,7 +369,7 @@ class Learning:
         and return ``{site: (pages learned, template entries, usable)}``.
         A bucket that failed is reported on standard error; its sites are not learned."""
         used = sorted(self.futures)
-        results = _collect([self.futures[b] for b in used], "sites", progress)
+        results = collect([self.futures[b] for b in used], "sites", progress)
         learned: dict[str, SiteLearning] = {}
         for b, result in zip(used, results):
             why = f"{type(result).__name__}: {result}" if isinstance(result, Exception) else result[1]
@@ -753,23 +394,18 @@ def _learned_counts(learned: dict[str, SiteLearning]) -> dict[str, tuple[int, in
     return {s: (v.pages, len(v.library.entries), v.usable) for s, v in learned.items()}
 
 
-def _learned_summary(summary: BatchSummary, learned_counts: dict[str, tuple[int, int, bool]]) -> None:
-    summary.sites_learned = len(learned_counts)
-    summary.sites_with_templates = sum(1 for v in learned_counts.values() if v[2])
-
-
 def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, workers: int) -> Learning:
     """The learn pass, and the site buckets submitted (:class:`Learning`).
 
     Two steps (:mod:`pagesieve.crawl.summaries`): each part's task, one ``map``
-    (:func:`submit_pass`, largest part first), judges its pages
+    (:func:`~pagesieve.crawl.cluster.submit_pass`, largest part first), judges its pages
     (:func:`~pagesieve.crawl.pages.judge_part`: the judgements are kept for the extract pass)
     or, for a part already written or a ``learn_only`` run, only summarises them
     (:func:`~pagesieve.crawl.summaries.summarise_part`), and writes the summaries of its pages
     of the learned sites by site bucket; then one task per bucket learns its sites from every
-    part's summaries in crawl order (:func:`_bucket_task`), so the templates do not depend on
-    the cut nor on which worker ran which part. The bucket tasks are submitted, not waited for:
-    the extract tasks depend on them (:meth:`Learning.of`)."""
+    part's summaries in crawl order (:func:`~pagesieve.crawl.tasks.bucket_task`), so the
+    templates do not depend on the cut nor on which worker ran which part. The bucket tasks are
+    submitted, not waited for: the extract tasks depend on them (:meth:`Learning.of`)."""
     total: Counter[str] = Counter()
     for cut in cuts.values():
         total.update(cut.sites)
@@ -786,7 +422,7 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, 
         return learning
     args = [(p.name in judge, p.path, str(out_dir), p.name, frozenset(part_sites.get(p.name, ())), opts.markdown, diff,
              opts.max_record_bytes, opts.page_timeout, p.start, p.end, buckets) for p in jobs]
-    indexes = _run(client, _learn_task, args, "learn", opts.progress, keys=[p.name for p in jobs],
+    indexes = run_pass(client, learn_task, args, "learn", opts.progress, keys=[p.name for p in jobs],
                    work=[p.pages for p in jobs])
     sources: list[list[tuple[str, int, int]]] = [[] for _ in range(buckets)]
     for part, index in zip(jobs, indexes):  # crawl order: the files in input order, a file's parts in order
@@ -797,47 +433,8 @@ def _learn(client, cuts: dict[str, FileCut], opts: BatchOptions, out_dir: Path, 
         for bucket, (offset, length) in index.items():
             sources[bucket].append((str(summaries_path(out_dir, part.name)), offset, length))
     used = [b for b in range(buckets) if sources[b]]
-    futures = submit_pass(client, _bucket_task, [(sources[b],) for b in used], "sites", [f"bucket{b:04d}" for b in used],
+    futures = submit_pass(client, bucket_task, [(sources[b],) for b in used], "sites", [f"bucket{b:04d}" for b in used],
                           largest_first([""] * len(used), [sum(n for _, _, n in sources[b]) for b in used]))
     learning.futures = dict(zip(used, futures))
     learning.summaries = [summaries_path(out_dir, p.name) for p in jobs]
     return learning
-
-
-def _sum_parts(summary: BatchSummary, parts: list[PartStats]) -> None:
-    skipped: Counter[str] = Counter()
-    sites: set[str] = set()
-    rss: dict[str, float] = {}
-    for p in parts:
-        summary.records += p.rows
-        summary.pages += p.pages
-        summary.template_pages += p.template_pages
-        summary.parsed_again += p.parsed_again
-        skipped.update(p.skipped)
-        sites.update(p.sites)
-        if not p.resumed:
-            summary.parts_written += 1
-            worker = p.worker or "worker"
-            rss[worker] = max(rss.get(worker, 0.0), p.max_rss_kib / 1024)
-        else:
-            summary.parts_resumed += 1
-    summary.skipped = {k: skipped[k] for k in SKIP_REASONS if skipped.get(k)}
-    summary.sites = len(sites)
-    summary.max_rss_mib_per_worker = {k: round(v, 1) for k, v in sorted(rss.items())}
-
-
-def _write_sites(path: Path, parts: list[PartStats], learned: dict[str, tuple[int, int, bool]]) -> None:
-    per: dict[str, list[int]] = {}
-    for p in parts:
-        for site, counts in p.sites.items():
-            acc = per.setdefault(site, [0, 0, 0, 0])
-            for k in range(4):
-                acc[k] += counts[k]
-    rows = []
-    for site in sorted(per):
-        pages, tpages, chars, removed = per[site]
-        lp, entries, _usable = learned.get(site, (0, 0, False))
-        rows.append({"site": site, "pages": pages, "template_pages": tpages, "learned_pages": lp,
-                     "template_entries": entries, "chars": chars, "chars_removed_by_template": removed})
-    write_sites(path, rows)
-

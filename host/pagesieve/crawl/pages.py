@@ -16,7 +16,7 @@ its file, learns the site's template from the same tree and keeps what the extra
 (:mod:`pagesieve.crawl.judged`); the extract pass (:func:`extract_part`) applies the site's
 learned templates to the facts kept (:func:`~pagesieve.templates.evidence.facts_evidence`).
 With ``--single-page``, or when no judged file is there, the extract pass extracts each page
-from the WARC file (:func:`extract_record`). Either way the text of every page is the same.
+from the WARC file (:func:`~pagesieve.crawl.rows.extract_record`). Either way the text of every page is the same.
 
 Every response record gives one row; a record that is skipped gives a row with ``error`` set
 and no text (:data:`~pagesieve.crawl.records.SKIP_REASONS`). No record stops the part: an
@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pagesieve.article.header import byline_marks, split_header
+from pagesieve.article.header import split_header
 from pagesieve.article.render import blocks_text
 from pagesieve.crawl.guard import PAGE_TIMEOUT, ExtractorDied, PageGuard, PageTimeout, peak_rss_kib
 from pagesieve.crawl.judged import JudgedFileError, JudgedWriter, frame, judged_path, read_judged
@@ -42,13 +42,9 @@ from pagesieve.crawl.judged import header as judged_header
 from pagesieve.crawl.learn import SiteLearning
 from pagesieve.crawl.output import PartWriter, part_path, stats_path, write_json
 from pagesieve.crawl.records import MAX_RECORD_BYTES, Skipped, WarcPage, read_warc
+from pagesieve.crawl.rows import extract_record, judge_record, record_row, skipped_row
 from pagesieve.crawl.summaries import SummaryBuckets, summaries_path
-from pagesieve.errors import InputError
-from pagesieve.page.decode import decode_html
-from pagesieve.page.html import parse_html
-from pagesieve.templates.diff import block_fingerprints
-from pagesieve.templates.evidence import DEFAULT_KINDS, PageFacts, apply_evidence, facts_evidence, page_evidence, page_facts
-from pagesieve.templates.learn import PageSummary, summarise
+from pagesieve.templates.evidence import DEFAULT_KINDS, apply_evidence, facts_evidence
 from pagesieve.templates.urls import url_key
 from pagesieve.templates.urls import site_of
 
@@ -94,157 +90,6 @@ class PartStats:
         return cls(**data)
 
 
-def _row(item: WarcPage | Skipped, site: str | None) -> dict:
-    return {
-        "url": item.url, "warc_record_id": item.record_id, "warc_date": item.date, "site": site,
-        "title": None, "author": None, "published": None, "language": None, "text": None,
-        "markdown": None, "n_chars": None, "template": False, "error": None, "next_page": None,
-    }
-
-
-def _fields(analysis, keep: list[bool], template: bool, markdown: bool) -> dict:
-    """The article fields of a judged page. Without ``markdown`` no article is rendered: the
-    text is :func:`~pagesieve.article.render.blocks_text` of the body's verdicts
-    (:func:`~pagesieve.article.header.split_header`), as
-    :func:`~pagesieve.extract.render_article` makes it, and the metadata was read before.
-    ``next_page`` is the address the page's pager or ``rel=next`` gives for the article's next
-    page (:func:`pagesieve.extract.next_page`, without the single-page view), or ``None``."""
-    from pagesieve.extract import next_page
-
-    meta = analysis.metadata
-    url = analysis.page.url
-    # where the article goes on, read before render_article prunes the tree (issue 53; batch
-    # --join-pages joins the rows by it)
-    following = next_page(analysis, keep, seen=[url], whole_view=False).url if url else None
-    if markdown:
-        from pagesieve.extract import render_article
-
-        article = render_article(analysis, keep)
-        text = article.text
-        md = (f"# {meta.title}\n\n" if meta.title else "") + article.markdown
-    else:
-        body = split_header(analysis.blocks, keep, meta.title, meta.byline, meta.published)[0]
-        text, md = blocks_text(analysis.blocks, body), None
-    return {"title": meta.title or None, "author": meta.byline, "published": meta.published, "language": meta.language,
-            "text": text, "n_chars": len(text), "template": template, "markdown": md, "next_page": following}
-
-
-def extract_html(html: str, url: str | None, templates: SiteLearning | None, kinds: Iterable[str] = DEFAULT_KINDS,
-                 markdown: bool = False, model=None) -> tuple[dict, int]:
-    """The article fields of one decoded page, and the characters its site's templates removed.
-
-    Args:
-        html: the page, decoded. url: its URL. templates: the site's learning (``None``, or
-        not :attr:`~pagesieve.crawl.learn.SiteLearning.usable`: single page). kinds:
-        template evidence kinds. markdown: fill ``markdown``. model: the block classifier
-        (default: the shipped one that suits the page).
-
-    Returns:
-        ``({title, author, published, language, text, markdown, n_chars, template, next_page}, removed)``.
-
-    Raises:
-        InputError: nothing parseable. Any error of the extractor itself propagates.
-    """
-    from pagesieve.extract import judge_page
-
-    parsed = parse_html(html, url=url)
-    analysis, keep = judge_page(parsed, model, title_only=False)
-    use = templates is not None and templates.usable
-    removed = 0
-    if use:
-        kinds = tuple(kinds)
-        before = list(keep)
-        apply_evidence(analysis.blocks, keep, page_evidence(analysis.blocks, templates.templates_for(url), kinds), kinds,
-                       scores=analysis.content_scores)
-        removed = sum(b.chars for b in analysis.blocks if before[b.index] and not keep[b.index])
-    return _fields(analysis, keep, use, markdown), removed
-
-
-def extract_record(page: WarcPage, templates: SiteLearning | None, kinds: Iterable[str] = DEFAULT_KINDS,
-                   markdown: bool = False, model=None) -> tuple[dict, int]:
-    """The row of one page, and the characters its site's templates removed.
-
-    Args:
-        page: the record; the others as :func:`extract_html`.
-
-    Returns:
-        ``(row, chars removed)``; the row has ``error`` set (and no text) when the page is
-        skipped: ``undecodable``, ``unparseable`` or ``extract_failed``.
-    """
-    row = _row(page, site_of(page.url))
-    try:
-        text, _codec = decode_html(page.body, page.charset)
-    except InputError as exc:
-        row["error"] = f"undecodable: {exc}"
-        return row, 0
-    try:
-        fields, removed = extract_html(text, page.url, templates, kinds, markdown, model)
-    except InputError as exc:
-        row["error"] = f"unparseable: {exc}"
-        return row, 0
-    except Exception as exc:  # noqa: BLE001 - one bad page never stops the part
-        row["error"] = f"extract_failed: {type(exc).__name__}: {exc}"[:500]
-        return row, 0
-    row.update(fields)
-    return row, removed
-
-
-def judge_record(page: WarcPage, markdown: bool = False, facts: bool = False, learn: bool = False,
-                 fingerprints: bool = True, model=None) -> tuple[dict, list[bool] | None, PageFacts | None, PageSummary | None]:
-    """One page judged once for both passes: its row as a single page, and what the template
-    passes need of the same tree.
-
-    Args:
-        page: the record. markdown: fill ``markdown``. facts: keep the verdicts and the
-            :class:`~pagesieve.templates.evidence.PageFacts` (a page of a site that may have
-            templates). learn: make the page's :class:`~pagesieve.templates.learn.PageSummary`
-            (:func:`~pagesieve.templates.learn.summarise` of the judged tree, as the browser
-            path learns a page it has just judged). fingerprints: with the layout fingerprints.
-        model: the block classifier (default: the shipped one that suits the page).
-
-    Returns:
-        ``(row, keep, facts, summary)``: ``keep`` and ``facts`` ``None`` unless asked for
-        and the page was judged; ``summary`` ``None`` unless asked for and the page parsed.
-        The row's ``error`` is set as by :func:`extract_record`.
-    """
-    from pagesieve.extract import judge_page
-
-    row = _row(page, site_of(page.url))
-    try:
-        text, _codec = decode_html(page.body, page.charset)
-    except InputError as exc:
-        row["error"] = f"undecodable: {exc}"
-        return row, None, None, None
-    parsed = None
-    try:
-        parsed = parse_html(text, url=page.url)
-        analysis, keep = judge_page(parsed, model, title_only=False)
-    except Exception as exc:  # noqa: BLE001 - one bad page never stops the part
-        if isinstance(exc, InputError):
-            row["error"] = f"unparseable: {exc}"
-        else:
-            row["error"] = f"extract_failed: {type(exc).__name__}: {exc}"[:500]
-        summary = None
-        if learn and parsed is not None:  # learned as the learn pass alone would learn it
-            try:
-                summary = summarise(parse_html(text, url=page.url), fingerprints=fingerprints, shapes=False)
-            except Exception:  # noqa: BLE001 - not learned, as there
-                summary = None
-        return row, None, None, summary
-    blocks = analysis.blocks
-    page_facts_ = page_facts(blocks, scores=analysis.content_scores) if facts else None
-    if page_facts_ is not None:
-        page_facts_.byline_marks = byline_marks(blocks, keep)
-    summary = None
-    if learn:  # the leaves of the facts are the summary's page leaves: read once
-        leaves = [(tag, text) for tag, text, _owner in page_facts_.leaves] if page_facts_ is not None else None
-        summary = summarise(parsed, blocks, fingerprints=fingerprints, leaves=leaves, shapes=False)
-    if page_facts_ is not None and fingerprints:
-        page_facts_.fingerprints = summary.fingerprints if summary is not None else block_fingerprints(blocks)
-    row.update(_fields(analysis, keep, False, markdown))
-    return row, (list(keep) if facts else None), page_facts_, summary
-
-
 WARM_PAGE = (b"<html><head><title>A page to warm up on</title></head><body><header><nav><a href='/'>Home</a> "
              b"<a href='/news'>News</a></nav></header><article><h1>A page to warm up on</h1><p>By A. Writer</p><p>"
              + b"A sentence of plain text that makes a paragraph long enough to be content. " * 12
@@ -277,21 +122,15 @@ def warm_up(markdown: bool = False) -> None:
         pass
 
 
-def _skip_row(item: Skipped) -> dict:
-    row = _row(item, site_of(item.url))
-    row["error"] = item.error
-    return row
-
-
 def _guarded_row(guard: PageGuard, page: WarcPage, job) -> tuple:
     """``guard(job)``, or the page's error row when it timed out or its process died: ``(row, None...)``."""
     try:
         return guard(job)
     except PageTimeout as exc:
-        row = _row(page, site_of(page.url))
+        row = record_row(page, site_of(page.url))
         row["error"] = f"timeout: {exc}"
     except ExtractorDied as exc:
-        row = _row(page, site_of(page.url))
+        row = record_row(page, site_of(page.url))
         row["error"] = f"extract_failed: {exc}"
     return None, row
 
@@ -312,7 +151,7 @@ def judge_part(
     """The learn pass of one part (the records of ``path`` in ``[start, end)``,
     :class:`~pagesieve.crawl.parts.Part`), judging every page once for both passes.
 
-    Every response record is judged as a single page (:func:`judge_record`, each page under
+    Every response record is judged as a single page (:func:`~pagesieve.crawl.rows.judge_record`, each page under
     ``page_timeout``, :class:`~pagesieve.crawl.guard.PageGuard`) and kept in the part's judged
     file (:mod:`pagesieve.crawl.judged`) with, for the pages of ``sites``, the facts the
     template evidence reads; the summaries of the pages of ``sites`` (as
@@ -347,7 +186,7 @@ def judge_part(
     with JudgedWriter(judged_path(out_dir, name), head) as writer, PageGuard(work, page_timeout) as guard:
         for item in read_warc(path, max_record_bytes, start=start, end=end):
             if isinstance(item, Skipped):
-                writer.write_frame(frame((_skip_row(item), None, None)))
+                writer.write_frame(frame((skipped_row(item), None, None)))
                 continue
             site = site_of(item.url)
             key = None
@@ -457,7 +296,7 @@ def _extract_part(path, out_dir: Path, templates: dict[str, SiteLearning], fmt: 
     with PartWriter(part_path(out_dir, name, fmt), fmt) as writer, PageGuard(extract, page_timeout) as guard:
         def fresh(item) -> tuple[dict, int]:
             if isinstance(item, Skipped):
-                return _skip_row(item), 0
+                return skipped_row(item), 0
             out = _guarded_row(guard, item, item)
             return (out[1], 0) if out[0] is None else out
 

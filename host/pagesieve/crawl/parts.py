@@ -31,7 +31,7 @@ cluster raise it (a few thousand) to bound the number of tasks and part files.""
 TAIL_SPLIT = 4
 """A file's tail (its last full part and the records after it) is cut into parts of about
 ``part_records / TAIL_SPLIT`` records (:func:`tail_sizes`). The passes run the largest parts
-first (:func:`~pagesieve.crawl.job.largest_first`), so these small parts come last and fill
+first (:func:`~pagesieve.crawl.cluster.largest_first`), so these small parts come last and fill
 the gaps while the other workers end their last big part: the list scheduling of decreasing
 task sizes (Graham 1969; the idea of guided self-scheduling, Polychronopoulos and Kuck 1987).
 Parts of the same number of records take unequal times (2.3 to 3.9 s for the 100-record
