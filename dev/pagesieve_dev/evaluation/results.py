@@ -66,7 +66,8 @@ class EvalResult:
         rows: one :class:`PageResult` per evaluated page, in evaluation order.
         corrections: corrections the simulated user made before the run (``--corrections``).
         site_corrections: per site, each correction made (``--corrections``): ``{"label",
-            "signature", "anchored", "reach", "site_pages"}``, ``reach`` the site's history
+            "signature", "anchored", "part", "reach", "site_pages"}`` (``part``: it names an
+            element inside a block, :mod:`pagesieve.corrections.parts`), ``reach`` the site's history
             pages holding a block of its kind (as the host's template store counts them,
             :meth:`pagesieve.templates.store.TemplateStore.shape_pages`) of ``site_pages``.
     """

@@ -212,6 +212,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --corrections: pages per site the simulated user corrects (default 3)",
     )
     parser.add_argument(
+        "--block-corrections", action="store_true",
+        help="with --corrections: the simulated user names blocks only, never an element inside one "
+        "(as corrections were before pagesieve.corrections.parts)",
+    )
+    parser.add_argument(
         "--cold-start", action="store_true",
         help="no history, but each page's reference page is the link the extension would fetch "
         "(pagesieve.templates.cold_start), when the dataset holds it",

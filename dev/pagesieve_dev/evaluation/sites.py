@@ -49,7 +49,8 @@ def evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
                                getattr(args, "history_where", None))
     try:
         pages, scored = plan(ds, ids, args.correction_pages or CORRECTION_PAGES)
-        oracle = Oracle(ds, args.corrections, history.prepare, history.judge)
+        oracle = Oracle(ds, args.corrections, history.prepare, history.judge,
+                        parts=not getattr(args, "block_corrections", False))
         rules = {site: oracle.correct_site(site, page_ids) for site, page_ids in pages.items()}
         made = {site: _reach_of(history, site_rules, pages[site][0]) for site, site_rules in rules.items() if site_rules.labels}
 
@@ -68,12 +69,13 @@ def evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
 
 def _reach_of(history, rules, page_id: str) -> list[dict]:
     """The corrections of one site with their reach (see :attr:`~pagesieve_dev.evaluation.results.EvalResult.site_corrections`),
-    read from the history store prepared for ``page_id`` (one of the site's correction pages)."""
+    read from the history store prepared for ``page_id`` (one of the site's correction pages).
+    A correction of an element inside a block (``part``) reaches the pages holding its block's kind."""
     history.prepare(page_id)
     key = getattr(history, "site_key", None)
     site_pages = history.store.site_pages(key) if key else 0
     return [{"label": lab.name, "signature": lab.signature.describe(), "anchored": lab.anchor is not None,
-             "reach": history.store.shape_pages(key, lab.signature.key) if key else 0, "site_pages": site_pages}
+             "part": lab.part > 0, "reach": history.store.shape_pages(key, lab.block_key) if key else 0, "site_pages": site_pages}
             for lab in rules.labels]
 
 
