@@ -771,7 +771,11 @@ def test_right_click_hide_this_on_a_credit_hides_it_alone_here_and_on_the_next_p
         serve_page(path, CAPTION_PAGE.format(title=title, caption=caption, photographer=who))
     worker = chromium_context.service_workers[0]
     visible = "(sel) => document.querySelector(sel).checkVisibility()"
+    seen = open_page(chromium_context, f"{server}/credits/mill/")  # the site's template has seen the next page
+    assert chromium_context.pagesieve_send(seen, {"type": "pagesieve.learn"})["ok"]
+    seen.close()
     page = open_page(chromium_context, f"{server}/credits/quay/")
+    assert chromium_context.pagesieve_send(page, {"type": "pagesieve.learn"})["ok"]
     page.click("text=Photo: Harbour Daily", button="right")
     started = menu_click(worker, "pagesieve-hide", page.url)
     assert started == {"ok": True, "picking": "span.credit"}, started
@@ -783,6 +787,8 @@ def test_right_click_hide_this_on_a_credit_hides_it_alone_here_and_on_the_next_p
     assert page.evaluate(visible, ".caption") and page.evaluate(visible, "article p:nth-of-type(2)")
     note = page.evaluate("() => document.querySelector('pagesieve-ui[data-kind=toast]').shadowRoot.textContent")
     assert "Saved: hide" in note and "p.caption > span.credit" in note, note
+    reach = re.search(r"It reaches (\d+) of the (\d+) pages of this site seen so far", note)  # the caption paragraph's pages
+    assert reach and 2 <= int(reach[1]) <= int(reach[2]), note
     page.screenshot(path=str(artifacts / "chromium-correction-credit.png"))
     second = open_page(chromium_context, f"{server}/credits/mill/")
     second.wait_for_function("() => !document.querySelector('.credit').checkVisibility()", timeout=20000)
