@@ -42,7 +42,7 @@ from pagesieve.corrections.rules import apply_rules, block_kind, make_label, sub
 from pagesieve.corrections.signature import PathIndex, text_anchor, text_kind
 from pagesieve.corrections.store import Label, SiteRules, same_kind
 from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
-from pagesieve_dev.training.labels import _align, content_shares, truth_reference
+from pagesieve_dev.training.labels import align_tokens, content_shares, truth_reference
 
 ORACLE_SEED = 20261121
 CORRECTION_PAGES = 3
@@ -142,7 +142,7 @@ def token_matches(blocks, tokens: list[str], content: list[bool]) -> tuple[list[
     lower case) and, per token, whether it aligns with the truth (the alignment
     :func:`~pagesieve_dev.training.labels.content_shares` makes, kept token by token)."""
     pieces = [TOKEN_RE.findall(b.text.lower()) for b in blocks]
-    matched = _align([t for toks in pieces for t in toks], tokens, content)
+    matched = align_tokens([t for toks in pieces for t in toks], tokens, content)
     out, pos = [], 0
     for toks in pieces:
         out.append(matched[pos:pos + len(toks)])

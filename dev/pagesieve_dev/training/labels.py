@@ -43,8 +43,12 @@ IGNORE = -1
 """Label of blocks left out of training."""
 
 
-def _align(page_tokens: list[str], ref_tokens: list[str], ref_content: list[bool]) -> np.ndarray:
-    """For each page token, True if it aligns with a content token of the reference."""
+def align_tokens(page_tokens: list[str], ref_tokens: list[str], ref_content: list[bool]) -> np.ndarray:
+    """For each page token, True if it aligns with a content token of the reference: a
+    ``(len(page_tokens),)`` bool array. The two sequences are aligned by the matching runs of
+    :class:`difflib.SequenceMatcher` (longest common runs, no junk heuristic), as the module
+    docstring says; :func:`aligned_shares` and the simulated user of ``eval --corrections``
+    (which needs each token's alignment, not a block's share) read it."""
     vocab: dict[str, int] = {}
     a = [vocab.setdefault(t, len(vocab)) for t in page_tokens]
     b = [vocab.setdefault(t, len(vocab)) for t in ref_tokens]
@@ -80,7 +84,7 @@ def aligned_shares(pieces: Sequence[Sequence[str]], ref_tokens: list[str], ref_c
     tokens); both ``(len(pieces),)``. The tokeniser is the caller's (blocks use
     :data:`~pagesieve.blocks.features.TOKEN_RE`, output lines :func:`pagesieve.tokens.tokens`)."""
     flat = [t for toks in pieces for t in toks]
-    matched = _align(flat, ref_tokens, ref_content)
+    matched = align_tokens(flat, ref_tokens, ref_content)
     counts = np.array([len(t) for t in pieces], dtype=np.int64)
     shares = np.zeros(len(pieces))
     pos = 0
