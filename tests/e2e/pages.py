@@ -12,6 +12,18 @@ NEWS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 """A small news page: story, promo box (class hashes filled in per page) and footer."""
 
 
+CAPTION_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour Daily</title></head>
+<body><header class="masthead"><a href="/">Harbour Daily</a></header>
+<article class="story"><h1>{title}</h1>
+<div class="picture"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="600" height="300" alt="">
+<p class="caption">{caption} <span class="credit">Photo: Harbour Daily / {photographer}</span></p></div>
+<p>The council met on Tuesday evening to discuss the harbour wall, which has been closed since the storms of last winter.</p>
+<p>Engineers told the meeting that the repairs would take at least six more months, and that the cost had risen by a third.</p>
+<p>Residents who live along the front said they had waited long enough, and asked for a temporary walkway.</p>
+</article><footer><p>Harbour Daily, 1 Quay Street.</p></footer></body></html>"""
+"""A news page whose caption paragraph ends in a photo credit ``span``."""
+
+
 COLD_START_RULE = "LEADERBOARD RANK"
 """Reader counters that dragnet R573 and R571 (thecarconnection.com) share ("#10 LEADERBOARD
 RANK"), which dragnet's truth lacks: the classifier keeps them on R573 alone, without

@@ -14,7 +14,7 @@ from pagesieve_dev.evaluation.metric import prf_counts
 from pagesieve.tokens import tokens
 
 from .conftest import end_own_hosts
-from .pages import COLD_START_PAGES, COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
+from .pages import CAPTION_PAGE, COLD_START_PAGES, COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
 WORDS_OF_DOM = "() => document.documentElement.outerHTML"
 
@@ -749,16 +749,6 @@ def test_right_click_hide_this_survives_a_reload_and_applies_to_the_next_page(ch
     second.close()
 
 
-CAPTION_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour Daily</title></head>
-<body><header class="masthead"><a href="/">Harbour Daily</a></header>
-<article class="story"><h1>{title}</h1>
-<div class="picture"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="600" height="300" alt="">
-<p class="caption">{caption} <span class="credit">Photo: Harbour Daily / {photographer}</span></p></div>
-<p>The council met on Tuesday evening to discuss the harbour wall, which has been closed since the storms of last winter.</p>
-<p>Engineers told the meeting that the repairs would take at least six more months, and that the cost had risen by a third.</p>
-<p>Residents who live along the front said they had waited long enough, and asked for a temporary walkway.</p>
-</article><footer><p>Harbour Daily, 1 Quay Street.</p></footer></body></html>"""
-"""A news page whose caption paragraph ends in a photo credit ``span``."""
 
 
 def test_right_click_hide_this_on_a_credit_hides_it_alone_here_and_on_the_next_page(chromium_context, server, serve_page, artifacts):

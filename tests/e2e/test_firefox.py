@@ -16,7 +16,7 @@ import pytest
 from pagesieve_dev.evaluation.metric import prf_counts
 from pagesieve.tokens import tokens
 
-from .pages import COLD_START_PAGES, COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
+from .pages import CAPTION_PAGE, COLD_START_PAGES, COLD_START_RULE, COLD_START_STORY, NEWS_PAGE, serve_cold_start_pair
 
 FIREFOX = "/usr/bin/firefox-esr"
 DRIVER = Path(__file__).resolve().parent / "firefox"
@@ -77,6 +77,8 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
         serve_page(f"/ff-harbour/{name}/", NEWS_PAGE.format(
             title=f"Harbour {name} news", hash=hash1, hash2=hash2, lead=f"The {name} story starts here.",
             promo=f"Get the Harbour Daily weekend edition ({name}) for half price this month."))
+    for name, caption, who in (("quay", "The quay at low water.", "A. Fisher"), ("mill", "The mill wheel turning again.", "B. Miller")):
+        serve_page(f"/ff-credits/{name}/", CAPTION_PAGE.format(title=f"Harbour {name}", caption=caption, photographer=who))
     # the page that asks the extension to open its options page, from which the driver sends its
     # messages: on "localhost", another site than the pages under test (127.0.0.1), so that its
     # visit teaches their site nothing
@@ -88,6 +90,8 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
         "control": server.replace("127.0.0.1", "localhost") + "/control/",
         "correction": {"urls": [f"{server}/ff-harbour/wall/", f"{server}/ff-harbour/ferry/"],
                        "target": "weekend edition", "hidden": ".promo", "shown": "article"},
+        "partCorrection": {"urls": [f"{server}/ff-credits/quay/", f"{server}/ff-credits/mill/"], "target": None,
+                           "selector": ".credit", "widen": False, "hidden": ".credit", "shown": ".caption"},
         "coldStart": cold_start,
     }))
     env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
@@ -128,6 +132,13 @@ def test_hide_off_reader_and_a_correction_in_firefox(server, serve_page, tmp_pat
     assert correction["hidden"] and correction["storyShown"], correction
     assert correction["hiddenAfterReload"] and correction["hiddenOnSecondPage"] and correction["secondStoryShown"], correction
     assert correction["undo"] == {"ok": True}, correction
+    # issue 54 (the tracker's 64): "Hide this" on a photo credit inside a caption paragraph names the
+    # credit alone; the caption's words stay, after a reload and on the site's other page
+    part = json.loads(done.stdout)["partCorrection"]
+    assert part["pick"] == {"ok": True, "picking": "span.credit"}, part
+    assert part["hidden"] and part["storyShown"], part
+    assert part["hiddenAfterReload"] and part["hiddenOnSecondPage"] and part["secondStoryShown"], part
+    assert part["undo"] == {"ok": True}, part
 
 
 def test_reader_without_the_host_in_firefox(server, serve_page, tmp_path, artifacts):

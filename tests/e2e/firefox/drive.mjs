@@ -10,6 +10,8 @@
 // wait polls for what it names, and a failure says what it waited for. PLAN.correction
 // (optional): {urls: [page, other page of the site], target, hidden, shown}: a "Hide this"
 // correction made with the picker, checked after a reload and on the other page.
+// PLAN.partCorrection (optional): the same with {selector, widen: false}: "Hide this" on the
+// element selector names (an element inside a paragraph), saved as the picker first offers it.
 // PLAN.noHost (optional): {url}: with no host registered, "reader" on url and the extension's own
 // reader tab it opens; then the popup's install box; axe-core (PLAN.axe, when given) on both.
 // PLAN.showHidden (optional): {urls: [posts of one site], note, fix}: the posts but the last are
@@ -418,10 +420,10 @@ try {
     out.showHidden = r;
     await page.close();
   }
-  if (plan.correction) {
-    // right-click "Hide this" through the content script's picker (the message the context menu
-    // sends), widen to the enclosing block, save; then reload, and open a second page of the site
-    const c = plan.correction;
+  // right-click "Hide this" through the content script's picker (the message the context menu
+  // sends), widen to the enclosing block unless c.widen is false, save; then reload, and open a
+  // second page of the site
+  async function correction(c) {
     const hiddenSoon = async (page) => {
       for (let k = 0; k < 100; k++) {
         if (await page.evaluate((sel) => !document.querySelector(sel).checkVisibility(), c.hidden)) return true;
@@ -434,11 +436,12 @@ try {
     await page.goto(c.urls[0], { waitUntil: "load" });
     await loaded(c.urls[0]);
     // the contextmenu event a right-click fires (a real right-click would open Firefox's menu,
-    // which blocks the page in headless mode); the content script notes its target
-    await page.evaluate((t) => [...document.querySelectorAll("p")].find((p) => p.textContent.includes(t))
-      .dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true, composed: true })), c.target);
+    // which blocks the page in headless mode) on the element c.selector names, else on the
+    // paragraph holding c.target; the content script notes its target
+    await page.evaluate((t, sel) => (sel ? document.querySelector(sel) : [...document.querySelectorAll("p")].find((p) => p.textContent.includes(t)))
+      .dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true, composed: true })), c.target, c.selector || null);
     r.pick = await send(c.urls[0], { type: "pagesieve.pick", label: "noise" });
-    await page.keyboard.press("ArrowUp");
+    if (c.widen !== false) await page.keyboard.press("ArrowUp");
     await page.keyboard.press("Enter");
     r.hidden = await hiddenSoon(page);
     r.storyShown = await page.evaluate((sel) => document.querySelector(sel).checkVisibility(), c.shown);
@@ -449,8 +452,10 @@ try {
     r.hiddenOnSecondPage = await hiddenSoon(second);
     r.secondStoryShown = await second.evaluate((sel) => document.querySelector(sel).checkVisibility(), c.shown);
     r.undo = await send(c.urls[1], { type: "pagesieve.undo" });
-    out.correction = r;
+    return r;
   }
+  if (plan.correction) out.correction = await correction(plan.correction);
+  if (plan.partCorrection) out.partCorrection = await correction(plan.partCorrection);
 } finally {
   await browser.close();
 }
