@@ -373,6 +373,31 @@ def test_a_product_page_whose_main_region_a_script_reveals_is_extracted(datasets
     assert f1 > 0.6
 
 
+def test_a_page_left_thin_by_the_rules_keeps_the_blocks_scored_near_its_best(datasets_dir):
+    """wcxb_dev/2955 (bhphotovideo.com's mirrorless cameras): one block passed the cut, and the
+    structure rule dropped it as a list's scrap; every product card scored just under the cut,
+    and the reader got nothing (trafilatura 0.72). daniel's ttv.com.tw video page kept a
+    six-character caption of its story. :func:`pagesieve.extract.widen_thin_page`."""
+    article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "2955")
+    assert "Canon EOS R100 Mirrorless Camera with 18-45mm Lens" in article.text.splitlines()
+    assert f1 > 0.7
+    article, f1 = extracted_f1(datasets_dir, "daniel", "20120117_www.ttv.com.tw_6b216dea3dac1ec2")
+    assert "皮膚科醫師就指出" in article.text
+    assert f1 > 0.9
+
+
+def test_a_thin_page_does_not_take_back_what_a_page_rule_dropped(datasets_dir):
+    """dragnet/176 (paulocoelhoblog.com): a photo post whose body is its title alone; the
+    comment rule drops its comments, and widening a thin page (:func:`pagesieve.extract.widen_thin_page`)
+    leaves them out: taking them back cost dragnet 0.0065."""
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    ds = load_dataset(datasets_dir / "dragnet")
+    article = extract(read_page(ds, "176"), ds.record("176").url)
+    assert article.text == ""
+    assert article.header and article.header[0]
+
+
 def test_a_product_description_in_collapsed_accordion_panels_is_extracted(datasets_dir):
     """wcxb_dev/0607 (solostove.com): the description, dimensions and care notes sit in
     accordion panels collapsed by ``style="display:none"``, which their buttons
