@@ -97,7 +97,7 @@ def fit_line_model(analyses: Sequence, labels: Sequence[np.ndarray], max_rows: i
     the training IGNORE value, left out); noise is down-sampled to the content count, at most
     ``max_rows`` rows in all."""
     from pagesieve_dev.training.labels import IGNORE
-    from pagesieve_dev.training.train import balanced_sample
+    from pagesieve_dev.training.stage1 import balanced_sample
 
     xs, ys = [], []
     for analysis, y in zip(analyses, labels):

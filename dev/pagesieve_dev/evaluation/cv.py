@@ -5,14 +5,14 @@ improves (issue 31). The protocol, on a target dataset (``wcxb_dev``: the whole 
 development split, Foley 2026):
 
 1. **Pool**: every page of the target, plus the training pages (``models/split.json``) of the
-   other training datasets (:data:`pagesieve_dev.training.train.TRAIN_DATASETS`). Pages are read,
-   analysed and labelled once (:func:`pagesieve_dev.training.train.page_rows`'s labels).
+   other training datasets (:data:`pagesieve_dev.training.split.TRAIN_DATASETS`). Pages are read,
+   analysed and labelled once (:func:`pagesieve_dev.training.pages.page_rows`'s labels).
 2. **Folds**: every site gets a fold in 0..K-1 from a keyed SHA-256 of its group (dataset and
    site), so no site is on both sides of a fold, and the folds are the same on every run.
 3. **Stage 1**: K SVMs with the shipped C and gamma (``models/training.json``), SVM k fitted on
    a balanced sample of the pages of the other folds (seed 000 §6). Every page's decisions come
    from the SVM that did not see its fold (out-of-fold).
-4. **Stage 2, per fold k**: the context stage (:func:`pagesieve_dev.training.train.context_model`)
+4. **Stage 2, per fold k**: the context stage (:func:`pagesieve_dev.training.stage2.context_model`)
    is fitted on the out-of-fold decisions of every page but the target's fold-k pages, and
    judges those with SVM k's decisions, through the serving path
    (:class:`pagesieve.classify.classifier.BlockClassifier` on compiled arrays, then
@@ -30,7 +30,7 @@ each may carry ``+balanced`` (every dataset of the pool weighs the same in stage
 ``pagesieve-dev train --balance-datasets``) and ``@CUT`` (stage 2's cut, default 0.5): ``all+balanced@0.4``
 is the configuration of a model trained with ``--balance-datasets`` whose cut came out 0.4.
 ``@CUT/OTHER`` cuts the pages whose out-of-fold predicted page type is not one of
-:data:`pagesieve_dev.training.train.OWN_CUT_TYPES` at ``OTHER`` (``all+balanced@0.4/0.25``: a model
+:data:`pagesieve_dev.training.cuts.OWN_CUT_TYPES` at ``OTHER`` (``all+balanced@0.4/0.25``: a model
 whose :attr:`~pagesieve.classify.classifier.BlockClassifier.type_thresholds` training set to 0.25);
 ``@CUT/OTHER:TYPE+TYPE`` cuts only the pages predicted as one of those types at ``OTHER``
 (``all+balanced@0.4/0.3:collection+listing``, the shipped model's configuration).
@@ -70,7 +70,7 @@ class VariantSpec:
     def type_thresholds(self) -> dict[str, float]:
         """The :attr:`~pagesieve.classify.classifier.BlockClassifier.type_thresholds` of this variant."""
         from pagesieve.classify.page_type import PAGE_TYPES
-        from pagesieve_dev.training.train import OWN_CUT_TYPES
+        from pagesieve_dev.training.cuts import OWN_CUT_TYPES
 
         if self.other_cut is None:
             return {}
@@ -132,11 +132,12 @@ def fold_of(group: str, k: int) -> int:
 
 def collect_pool(datasets_dir: Path, split: dict, target: str, k: int, limit: int | None = None) -> list[CvPage]:
     """Every page of ``target`` and the training pages of the other training datasets, loaded
-    (:func:`pagesieve_dev.training.train.page_rows`), with fold, card columns and page signals. Broken pages are counted and
+    (:func:`pagesieve_dev.training.pages.page_rows`), with fold, card columns and page signals. Broken pages are counted and
     left out (a line on stderr each)."""
     from pagesieve_dev.evaluation.datasets import load_dataset
     from pagesieve.blocks.signals import card_columns, page_signals
-    from pagesieve_dev.training.train import TRAIN_DATASETS, page_rows, site_key
+    from pagesieve_dev.training.pages import page_rows
+    from pagesieve_dev.training.split import TRAIN_DATASETS, site_key
 
     pool: list[CvPage] = []
     names = [target] + [n for n in TRAIN_DATASETS if n != target]
@@ -195,7 +196,7 @@ def fit_svms(pool: list[CvPage], k: int, c: float, gamma: float, max_samples: in
     from pagesieve.classify.context import tree_arrays
     from pagesieve.blocks.features import N_FEATURES
     from pagesieve.classify.model_store import compile_svm
-    from pagesieve_dev.training.train import balanced_sample, svm_pipeline
+    from pagesieve_dev.training.stage1 import balanced_sample, svm_pipeline
 
     svms = []
     for f in range(k):
@@ -259,7 +260,7 @@ def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
     from pagesieve.extract import settle
     from pagesieve.classify.model_store import compile_forest
     from pagesieve_dev.training.labels import IGNORE
-    from pagesieve_dev.training.train import balanced_by_dataset, context_model
+    from pagesieve_dev.training.stage2 import balanced_by_dataset, context_model
 
     parsed = parse_variant(spec)
     variant, cut = parsed.columns, parsed.cut
@@ -395,7 +396,7 @@ def run_cv(datasets_dir: Path, target: str, k: int, variants: list[str], peers: 
     Raises:
         DatasetError: the target cannot be loaded.
     """
-    from pagesieve_dev.training.train import MODELS_DIR, SEED
+    from pagesieve_dev.training.split import MODELS_DIR, SEED
 
     meta = json.loads((MODELS_DIR / "training.json").read_text(encoding="utf-8"))
     c, gamma = meta["cv"]["best"]["C"], meta["cv"]["best"]["gamma"]

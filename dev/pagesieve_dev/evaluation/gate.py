@@ -13,7 +13,7 @@ same options: :func:`pagesieve_dev.evaluation.selection.select_pages`), each run
 :func:`pagesieve_dev.evaluation.results.evaluate`; the folds only regroup the per-page results.
 
 - **Folds** (:func:`site_folds`): pages are grouped by the index's ``site`` (a page without a site
-  is a group of its own, :func:`pagesieve_dev.training.train.site_key`), and the groups, largest
+  is a group of its own, :func:`pagesieve_dev.training.split.site_key`), and the groups, largest
   first, each go to the fold with the fewest pages so far (ties: the lower fold), the groups of
   one size in the order of a keyed SHA-256 of the group (as
   :func:`pagesieve_dev.evaluation.cv.fold_of` keys it), so the folds are the same on every run. Not the dev gate's hash alone: big9 has 7 sites and daniel's largest
@@ -48,7 +48,7 @@ from pagesieve_dev.evaluation.datasets import Dataset
 from pagesieve_dev.evaluation.results import EvalResult, evaluate
 from pagesieve_dev.evaluation.runner import add_output_arguments, add_selection_arguments, pagesieve_extractor
 from pagesieve_dev.evaluation.selection import select_pages
-from pagesieve_dev.training.train import site_key
+from pagesieve_dev.training.split import site_key
 
 DEFAULT_FOLDS = 5
 """K, as the dev gate's ``--cv 5``."""

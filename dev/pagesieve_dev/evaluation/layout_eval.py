@@ -143,7 +143,8 @@ def _train_line_model(base: Path, split: dict, pages_per_dataset: int):
 
     from pagesieve_dev.evaluation.datasets import load_dataset
     from pagesieve_dev.lines import fit_line_model
-    from pagesieve_dev.training.train import TRAIN_DATASETS, page_rows
+    from pagesieve_dev.training.pages import page_rows
+    from pagesieve_dev.training.split import TRAIN_DATASETS
 
     started = time.perf_counter()
     analyses, labels = [], []

@@ -148,3 +148,18 @@ def write_mixed_warc(datasets: list[tuple[Dataset, int]], path: str | Path) -> d
                     write_record(writer, urls[ids[k]], read_page(ds, ids[k]).encode("utf-8"))
                     out[ds.name, ids[k]] = urls[ids[k]]
     return out
+
+
+def pack_datasets(datasets: list[Dataset], folder: Path, parts: int) -> dict[str, tuple[list[Path], dict[str, str]]]:
+    """Each dataset written into ``parts`` WARC files under ``folder/warc/<name>/``
+    (:func:`write_dataset_warcs`, pages dealt round-robin); ``pagesieve-dev bench-batch``'s crawl.
+
+    Returns:
+        ``{dataset name: (its WARC files sorted, {page id: URL})}``.
+    """
+    out = {}
+    for ds in datasets:
+        target = folder / "warc" / ds.name
+        urls = write_dataset_warcs(ds, target, parts=parts)
+        out[ds.name] = (sorted(target.glob("*.warc.gz")), urls)
+    return out

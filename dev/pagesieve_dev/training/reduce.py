@@ -218,7 +218,7 @@ def reduce_svm(estimator, x: np.ndarray, centres: int = REDUCED_CENTRES, seed: i
 
 def candidate_rows(pages) -> np.ndarray:
     """``(n, N_FEATURES)``: the first-pass rows of every candidate block of ``pages``
-    (:class:`pagesieve_dev.training.train.PageData`), labelled or not."""
+    (:class:`pagesieve_dev.training.pages.PageData`), labelled or not."""
     from pagesieve.blocks.features import N_FEATURES
 
     rows = [pd.analysis.features[:, :N_FEATURES] for pd in pages if len(pd.analysis.candidates)]

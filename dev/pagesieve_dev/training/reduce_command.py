@@ -126,7 +126,7 @@ def speed_ab(old, new, datasets_dir: Path, names=HELD_OUT, pages: int = 400, rou
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``reduce`` options."""
-    from pagesieve_dev.training.train import MODELS_DIR, SEED
+    from pagesieve_dev.training.split import MODELS_DIR, SEED
 
     parser.add_argument("--model", type=Path, default=MODELS_DIR / "blocks.skops",
                         help="the skops archive whose SVM is reduced, rewritten in place with its twin (default models/blocks.skops)")
@@ -156,7 +156,7 @@ def main(args: argparse.Namespace) -> int:
     from pagesieve.classify.model_store import load_fitted, save_model
     from pagesieve.errors import DatasetError
     from pagesieve_dev.evaluation.datasets import default_datasets_dir
-    from pagesieve_dev.training.train import collect
+    from pagesieve_dev.training.pages import collect
 
     datasets_dir = args.datasets or default_datasets_dir()
     if datasets_dir is None or not Path(datasets_dir).is_dir():

@@ -6,11 +6,11 @@ for articles, without retraining it.
     pagesieve-dev type-cut --others 0.3 [--types collection,listing] [--model models/blocks.skops]
 
 The pages whose most probable page type (:mod:`pagesieve.classify.page_type`) is not one of
-:data:`pagesieve_dev.training.train.OWN_CUT_TYPES` (with ``--types``: is one of those types) are
+:data:`pagesieve_dev.training.cuts.OWN_CUT_TYPES` (with ``--types``: is one of those types) are
 cut at ``--others``
 (:attr:`pagesieve.classify.classifier.BlockClassifier.type_thresholds`); the others keep the model's
 main cut. ``pagesieve-dev train`` chooses the second cut itself, out of fold on its training
-pages (:func:`pagesieve_dev.training.train.type_cuts`); this command gives it by hand, as ``train
+pages (:func:`pagesieve_dev.training.cuts.type_cuts`); this command gives it by hand, as ``train
 --svm`` gives C and gamma, when the cut is chosen on the dev gate (``models/README.md`` says
 which, and why). The archive and its compiled twin are rewritten atomically
 (:func:`pagesieve.classify.model_store.save_model`); the cut is recorded in the meta under
@@ -27,7 +27,7 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``type-cut`` options."""
-    from pagesieve_dev.training.train import MODELS_DIR
+    from pagesieve_dev.training.split import MODELS_DIR
 
     parser.add_argument("--model", type=Path, default=MODELS_DIR / "blocks.skops",
                         help="the skops archive to change, rewritten in place with its twin (default models/blocks.skops)")
@@ -57,7 +57,7 @@ def main(args: argparse.Namespace) -> int:
     from pagesieve.classify.model_store import atomic_write, load_fitted, save_model
     from pagesieve.classify.page_type import PAGE_TYPES
     from pagesieve.errors import ModelError
-    from pagesieve_dev.training.train import OWN_CUT_TYPES
+    from pagesieve_dev.training.cuts import OWN_CUT_TYPES
 
     if not 0.0 <= args.others < 1.0:
         raise ModelError(f"--others must lie in [0, 1), not {args.others}")

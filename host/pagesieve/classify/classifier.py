@@ -316,7 +316,7 @@ class BlockClassifier:
             not listed, and a page without page-type probabilities (a model without a page-type
             stage gives none, :func:`pagesieve.extract.model_rows`), is cut at
             :attr:`context_threshold` (:meth:`cut_for`). Training chooses them
-            (:func:`pagesieve_dev.training.train.type_cuts`), or ``pagesieve-dev type-cut`` gives
+            (:func:`pagesieve_dev.training.cuts.type_cuts`), or ``pagesieve-dev type-cut`` gives
             them: the shipped model cuts the pages taken for collections and listings, the types
             whose cards are their content, at 0.3 (dev gate 0.8507 with one cut, 0.8533 with it),
             and every other page at 0.4 (``models/README.md``, "Two cuts" and "Page-type signals").
