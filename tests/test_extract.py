@@ -377,7 +377,7 @@ def test_a_page_left_thin_by_the_rules_keeps_the_blocks_scored_near_its_best(dat
     """wcxb_dev/2955 (bhphotovideo.com's mirrorless cameras): one block passed the cut, and the
     structure rule dropped it as a list's scrap; every product card scored just under the cut,
     and the reader got nothing (trafilatura 0.72). daniel's ttv.com.tw video page kept a
-    six-character caption of its story. :func:`pagesieve.extract.widen_thin_page`."""
+    six-character caption of its story. :func:`pagesieve.rules.thin.widen_thin_page`."""
     article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "2955")
     assert "Canon EOS R100 Mirrorless Camera with 18-45mm Lens" in article.text.splitlines()
     assert f1 > 0.7
@@ -388,7 +388,7 @@ def test_a_page_left_thin_by_the_rules_keeps_the_blocks_scored_near_its_best(dat
 
 def test_a_thin_page_does_not_take_back_what_a_page_rule_dropped(datasets_dir):
     """dragnet/176 (paulocoelhoblog.com): a photo post whose body is its title alone; the
-    comment rule drops its comments, and widening a thin page (:func:`pagesieve.extract.widen_thin_page`)
+    comment rule drops its comments, and widening a thin page (:func:`pagesieve.rules.thin.widen_thin_page`)
     leaves them out: taking them back cost dragnet 0.0065."""
     from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 

@@ -18,7 +18,7 @@ from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article, Metadata
 from pagesieve.article.render import blocks_text, finish_html, prune
 from pagesieve.blocks.segment import Block, holds_content, segment, sibling_groups
-from pagesieve.classify.classifier import FALLBACK_MARGIN, BlockClassifier
+from pagesieve.classify.classifier import BlockClassifier
 from pagesieve.classify.model_store import model_for
 from pagesieve.blocks.layout import box_features
 from pagesieve.classify.context import tree_arrays
@@ -34,6 +34,7 @@ from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_la
 from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
+from pagesieve.rules.thin import widen_thin_page
 from pagesieve.rules.teasers import drop_teaser_runs
 from pagesieve.rules.unrendered import drop_unrendered_templates
 from pagesieve.blocks.signals import card_columns, card_items, page_signals, raw_page_signals
@@ -245,40 +246,8 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
         # "You might also like" list of five sites keeps it on the sixth).
         settle(analysis, keep, skip=PERSONAL_SKIP if "personal" in model.meta else frozenset())
         if model.context is not None:
-            widen_thin_page(analysis, keep, score)
+            widen_thin_page(analysis.blocks, analysis.candidates, keep, score, analysis.removals.reasons)
     return keep
-
-
-THIN_PAGE_CHARS = 250
-"""Characters of kept text under which a page is thin after the page rules
-(:func:`widen_thin_page`): about 40 English words, a caption's worth, or 250 CJK characters."""
-
-
-def widen_thin_page(analysis: Analysis, keep: list[bool], score: np.ndarray) -> None:
-    """When the blocks kept after :func:`settle` hold fewer than :data:`THIN_PAGE_CHARS`
-    characters, also keep, in place, the candidate blocks scored within
-    :data:`~pagesieve.classify.classifier.FALLBACK_MARGIN` of the page's best score
-    (``score``: stage 2's, ``(len(analysis.candidates),)``), except those a page rule dropped
-    (their reason is in ``analysis.removals``).
-
-    The classifier's own fallback (:meth:`~pagesieve.classify.classifier.BlockClassifier.verdict`)
-    does this when no block passes the cut; a page where one heading passed, or whose one kept
-    block a rule then dropped as a table's scrap, was as empty to its reader. On wcxb_dev's
-    product lists (bhphotovideo.com's camera category: nothing, now 907 words) and daniel's
-    video pages (a caption of six words, now the story's nineteen). Dev gate, 2026-12-05, over
-    the 8 datasets (site-grouped folds of held-out pages): daniel 0.9508 -> 0.9530, wcxb_dev
-    0.8590 -> 0.8601, the others unchanged; mean 0.9358 -> 0.9362. The same at 500
-    characters. Re-adding the blocks the comment rule dropped lost dragnet 0.0065 (blogs
-    whose comments outweigh a short post); a wider margin (0.2) lost zh_cwced 0.0031, and half
-    the best score instead of the margin lost dragnet 0.0032.
-    """
-    if not len(score) or sum(analysis.blocks[i].chars for i in range(len(keep)) if keep[i]) >= THIN_PAGE_CHARS:
-        return
-    cut = float(score.max()) - FALLBACK_MARGIN
-    dropped = analysis.removals.reasons
-    for i, value in zip(analysis.candidates, score.tolist()):
-        if value >= cut and analysis.blocks[i].chars and i not in dropped:
-            keep[i] = True
 
 
 PERSONAL_SKIP = frozenset({"teasers"})
