@@ -18,6 +18,7 @@ from pagesieve.errors import ReadError
 from pagesieve_dev.evaluation.datasets import Dataset, read_page, read_truth
 from pagesieve_dev.evaluation.metric import macro, prf_counts
 from pagesieve_dev.evaluation.scoring import Answer, keeps_headline, scored_text
+from pagesieve_dev.evaluation.wcxb import WcxbScore, mean_scores, read_snippets, score_page
 from pagesieve.tokens import tokens
 
 #: ``(html, url) -> main text, one paragraph per line`` (a ``str``), or its body and header
@@ -40,6 +41,8 @@ class PageResult:
             output), else ``None``.
         truth_tokens: number of tokens in the truth; a page with 0 is not scored (left out of
             the macro means, see :mod:`pagesieve_dev.evaluation.metric`).
+        wcxb: the page by WCXB's own measures (:mod:`pagesieve_dev.evaluation.wcxb`) when the
+            dataset gives it snippets (wcxb_dev), else ``None``.
     """
 
     id: str
@@ -50,6 +53,7 @@ class PageResult:
     ms: float
     error: str | None = None
     truth_tokens: int = 1
+    wcxb: WcxbScore | None = None
 
     @property
     def scored(self) -> bool:
@@ -109,6 +113,13 @@ class EvalResult:
         return self.macro[2]
 
     @property
+    def wcxb(self) -> dict[str, float | int] | None:
+        """WCXB's measures averaged over the scored pages that have snippets
+        (:func:`~pagesieve_dev.evaluation.wcxb.mean_scores`), or ``None`` when no page has any."""
+        scores = [r.wcxb for r in self.rows if r.scored and r.wcxb is not None]
+        return mean_scores(scores) if scores else None
+
+    @property
     def failures(self) -> int:
         """Pages on which the extractor raised (or returned a non-string)."""
         return sum(1 for r in self.rows if r.error is not None)
@@ -137,8 +148,11 @@ class EvalResult:
 
     def summary(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict: pages (scored), unscored, precision, recall, f1,
-        ms_median, ms_p95, failures, first_error (NaN becomes ``None``)."""
+        ms_median, ms_p95, failures, first_error (NaN becomes ``None``), and ``wcxb`` (pages,
+        word_f1, with_found, without_found) where the pages have WCXB snippets."""
         p, r, f = self.macro
+        wcxb = self.wcxb
+        extra = {} if wcxb is None else {"wcxb": {k: v if k == "pages" else json_number(v, 6) for k, v in wcxb.items()}}
         return {
             "pages": self.pages,
             "unscored": self.unscored,
@@ -149,6 +163,7 @@ class EvalResult:
             "ms_p95": json_number(self.ms_p95, 3),
             "failures": self.failures,
             "first_error": self.first_error,
+            **extra,
         }
 
 
@@ -236,8 +251,10 @@ def evaluate(
                 text, error = "", f"TypeError: {exc}"
         true_counts = Counter(tokens(truth))
         p, r, f = prf_counts(Counter(tokens(text)), true_counts)
+        snippets = read_snippets(dataset, record)
+        wcxb = None if snippets is None else score_page(text, truth, snippets)
         result.rows.append(
-            PageResult(page_id, record.site, p, r, f, (t1 - t0) * 1000.0, error, true_counts.total())
+            PageResult(page_id, record.site, p, r, f, (t1 - t0) * 1000.0, error, true_counts.total(), wcxb)
         )
         if out_dir is not None:
             try:

@@ -46,7 +46,10 @@ Scoring: each page's text is scored by its truth's convention
 (:func:`~pagesieve_dev.evaluation.scoring.scored_text`: the header then the body where the
 index's ``truth_has_headline`` is true, the body alone elsewhere; every system alike). Pages
 whose truth has no token are run (and timed) but not scored; they are left out of the macro
-means and counted as "unscored" (cleaneval has 7).
+means and counted as "unscored" (cleaneval has 7). Where the index names a snippets file
+(wcxb_dev), the same text is also scored by WCXB's own measures and printed under the table:
+word F1 by the benchmark's tokenizer and the shares of its "with" and "without" snippets found
+(:mod:`pagesieve_dev.evaluation.wcxb`).
 
 Failures: an extractor (or peer) exception on a page, or a result neither a ``str`` nor an
 :class:`~pagesieve_dev.evaluation.scoring.Answer`, counts as empty
@@ -377,6 +380,12 @@ def _print_table(args: argparse.Namespace, results: Sequence[EvalResult]) -> Non
         for res in results:
             median, sites = site_f1_median(res)
             print(f"{res.dataset} / {res.extractor}: median per-site F1 {_fmt(median, 3)} over {sites} site(s)")
+    for res in results:
+        wcxb = res.wcxb
+        if wcxb is not None:
+            print(f"{res.dataset} / {res.extractor}: WCXB word F1 {_fmt(wcxb['word_f1'], 3)}; snippets found: "
+                  f"'with' {_fmt(wcxb['with_found'], 3)}, 'without' {_fmt(wcxb['without_found'], 3)} (lower is better);"
+                  f" {wcxb['pages']} page(s) with snippets")
     for res in results:
         if res.unscored and res.extractor == "pagesieve":
             print(f"{res.dataset}: {res.unscored} page(s) with an empty truth not scored")
