@@ -21,6 +21,17 @@ def datasets_dir() -> Path:
     return DATASETS_DIR
 
 
+def shared_dataset(datasets_dir: Path, name: str):
+    """The shared dataset ``name`` loaded (:func:`pagesieve_dev.evaluation.datasets.load_dataset`);
+    skips the test when its ``index.jsonl`` is absent."""
+    from pagesieve_dev.evaluation.datasets import load_dataset
+
+    path = datasets_dir / name
+    if not (path / "index.jsonl").is_file():
+        pytest.skip(f"dataset {name} not found under {datasets_dir}")
+    return load_dataset(path)
+
+
 #: The hand-written example page of the README's quick start.
 EXAMPLE_PAGE = Path(__file__).resolve().parents[1] / "examples" / "article.html"
 

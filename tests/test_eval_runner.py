@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import shared_dataset
 from pagesieve.errors import DatasetError
 from pagesieve_dev.evaluation import runner
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
@@ -25,10 +26,7 @@ N = 10
 
 @pytest.fixture(scope="module")
 def l3s(datasets_dir):
-    path = datasets_dir / "l3s_gn1"
-    if not (path / "index.jsonl").is_file():
-        pytest.skip(f"dataset l3s_gn1 not found under {datasets_dir}")
-    return load_dataset(path)
+    return shared_dataset(datasets_dir, "l3s_gn1")
 
 
 @pytest.fixture(scope="module")

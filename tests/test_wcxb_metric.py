@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from conftest import shared_dataset
 from pagesieve.errors import DatasetError
 from pagesieve_dev.evaluation import runner
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
@@ -19,10 +20,7 @@ from pagesieve_dev.evaluation.wcxb import Snippets, found_share, read_snippets, 
 
 @pytest.fixture(scope="module")
 def wcxb(datasets_dir):
-    path = datasets_dir / "wcxb_dev"
-    if not (path / "index.jsonl").is_file():
-        pytest.skip(f"dataset wcxb_dev not found under {datasets_dir}")
-    return load_dataset(path)
+    return shared_dataset(datasets_dir, "wcxb_dev")
 
 
 @pytest.fixture(scope="module")
@@ -77,10 +75,7 @@ def test_truth_and_a_whole_page_dump_score_as_they_should(wcxb, ids):
 
 
 def test_datasets_without_snippets_get_no_wcxb_figures(datasets_dir):
-    path = datasets_dir / "l3s_gn1"
-    if not (path / "index.jsonl").is_file():
-        pytest.skip(f"dataset l3s_gn1 not found under {datasets_dir}")
-    ds = load_dataset(path)
+    ds = shared_dataset(datasets_dir, "l3s_gn1")
     res = evaluate(ds, lambda html, url: "", ds.ids[:2])
     assert res.wcxb is None and "wcxb" not in res.summary()
 
