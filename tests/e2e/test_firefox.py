@@ -252,17 +252,19 @@ def test_badge_icon_screenshots_and_accessibility_in_firefox(server, serve_page,
     (artifacts / "axe-firefox.json").write_text(json.dumps(results, indent=1))
     hidden = light["hidden"]
     assert hidden["ok"] and hidden["hidden"] > 0, hidden
-    assert states["loaded"]["icon"] == "off" and states["loaded"]["badgeText"] == ""
-    assert states["hide"]["icon"] == "hide" and states["hide"]["badgeText"] == str(hidden["hidden"])
-    assert states["reader"]["icon"] == "reader" and states["reader"]["badgeText"] == "" and states["reader"]["tooltip"] == "pagesieve: reader view"
-    assert states["off"]["badgeText"] == "" and states["off"]["tooltip"] == "pagesieve"
-    assert states["hide (popup)"]["icon"] == "hide" and states["off (popup)"]["icon"] == "off"
-    assert light["modeAfterOff"] == "off"
+    # each assertion names the toolbar states it read, so that a failure says what the button showed
+    assert states["loaded"]["icon"] == "off" and states["loaded"]["badgeText"] == "", states
+    assert states["hide"]["icon"] == "hide" and states["hide"]["badgeText"] == str(hidden["hidden"]), states
+    assert states["reader"]["icon"] == "reader" and states["reader"]["badgeText"] == "" \
+        and states["reader"]["tooltip"] == "pagesieve: reader view", states
+    assert states["off"]["badgeText"] == "" and states["off"]["tooltip"] == "pagesieve", states
+    assert states["hide (popup)"]["icon"] == "hide" and states["off (popup)"]["icon"] == "off", states
+    assert light["modeAfterOff"] == "off", light["modeAfterOff"]
     popup = light["popup"]
     assert popup["hideChecked"] and popup["status"].startswith(f"{states['hide (popup)']['badgeText']} parts hidden"), popup
     assert popup["host"].startswith("Host connected · ") and popup["site"].startswith("Site template of 127.0.0.1: learned from"), popup
     assert set(popup["shortcuts"]) == {"toggle-reader", "toggle-hide", "save-article"}, popup
-    assert {r["version"] for r in results.values()} == {pinned_version()}
+    assert {r["version"] for r in results.values()} == {pinned_version()}, {name: r["version"] for name, r in results.items()}
     assert not serious(results), serious(results)
 
 
