@@ -115,6 +115,33 @@ def test_the_headline_under_a_kicker_or_with_the_sites_name_is_the_headers():
     assert "Harbour works" in article("Storm closes the harbour", "<h2>Harbour works</h2>").text
 
 
+def test_a_shortened_copy_of_the_headline_near_it_leaves_the_body():
+    """A second, shortened copy of the headline near it (a link to the page itself, a
+    breadcrumb's last step) is not shown under the header (article/header.title_copy_blocks)."""
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+
+    def article(copy):
+        return extract(f"""<html><head><title>Storm closes the old harbour at Westport</title></head><body>
+        <article><h1>Storm closes the old harbour at Westport</h1>{copy}{paragraph}{paragraph}</article></body></html>""")
+
+    for copy in ("<p><a href='/storm'>Storm closes harbour at Westport</a></p>", "<p>Storm closes the old harbour</p>"):
+        shown = article(copy)
+        assert "Storm closes" not in shown.text and "Storm closes" not in shown.html, copy
+        assert shown.header == ["Storm closes the old harbour at Westport"], copy
+    # a line that adds a word of its own, or holds under 60 % of the headline, stays
+    assert "Storm closes the old harbour at dawn" in article("<p>Storm closes the old harbour at dawn</p>").text
+    assert "Storm closes harbour" in article("<p>Storm closes harbour</p>").text
+
+
+def test_the_reader_of_a_real_page_shows_the_headline_once(datasets_dir):
+    """big9's 2005_angelina_1 (Fox News): under the header, the body opened with a link that
+    repeats most of the headline (tests/e2e: chromium-reader-real-byline.png)."""
+    article, f1 = extracted_f1(datasets_dir, "big9", "2005_angelina_1")
+    assert article.header[0] == "Angelina Jolie Film About Slain Reporter Daniel Pearl Filmmaking of Highest Order"
+    assert "Jolie Film About Daniel Pearl" not in article.text and "Jolie Film About Daniel Pearl" not in article.html
+    assert "A Mighty Heart" in article.text and f1 > 0.9
+
+
 def test_the_reader_of_a_real_page_does_not_repeat_its_title(datasets_dir):
     """readability/medium-1 opens with an ``<h4>`` of the title, shown under the reader's own."""
     article, f1 = extracted_f1(datasets_dir, "readability", "medium-1")
