@@ -241,6 +241,7 @@ def test_badge_icon_screenshots_and_accessibility_in_firefox(server, serve_page,
         done = subprocess.run(["node", str(DRIVER / "drive.mjs"), str(plan)], capture_output=True, text=True,
                               env=env, timeout=300, cwd=DRIVER)
         assert done.returncode == 0, done.stderr[-2000:]
+        print("\n".join(line for line in done.stderr.splitlines() if "opening the page again" in line))
         runs[scheme] = json.loads(done.stdout)["ui"]
     light = runs["light"]
     states = {}
