@@ -285,6 +285,13 @@ def test_the_simulated_user_improves_held_out_pages_of_each_site(datasets_dir):
     assert results[0][0].corrections == 0 and 1 <= results[2][0].corrections <= 4
     assert results[2][0].f1 > results[0][0].f1
     assert results[0][0].site_corrections == {}
+    # the ceiling (``--correction-ceiling``): choosing by the scored pages' truth as well scores
+    # the same pages, and does at least as well as the user who saw only the correction pages
+    args = argparse.Namespace(corrections=2, correction_pages=2, templates=None, history=None, history_where=None,
+                              correction_ceiling=True)
+    ceiling, scored = evaluate_corrections(ds, ids, args, None)
+    assert scored == results[2][1] and ceiling.extractor.endswith("+c2+ceiling")
+    assert ceiling.f1 >= results[2][0].f1, (ceiling.f1, results[2][0].f1)
     # with the sites' other pages learned first, each correction made says how far it reaches
     args = argparse.Namespace(corrections=2, correction_pages=2, templates=None, history="all", history_where=None)
     result, _scored = evaluate_corrections(ds, ids, args, None)

@@ -9,6 +9,8 @@ Protocol (issue "corrections"):
 2. The oracle knows each page's truth text. It looks at the correction pages and makes the
    correction that helps most over them (:func:`correction_gains`, summed over the pages),
    again and again, until nothing is worth correcting or N corrections are spent on the site.
+   With ``--correction-ceiling`` it looks at every page of the site, the scored ones too, and
+   the same pages are scored: not a user, but the most N corrections of these kinds can add.
 3. The corrections become the site's rules (:mod:`pagesieve.corrections.rules`) and every other
    page of the site is extracted with them and scored.
 

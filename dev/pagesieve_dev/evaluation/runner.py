@@ -220,6 +220,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(as corrections were before pagesieve.corrections.parts)",
     )
     parser.add_argument(
+        "--correction-ceiling", action="store_true",
+        help="with --corrections: the simulated user chooses by the gain over all of a site's pages, "
+        "the scored ones too (it reads their truth: the most N clicks can add, not a user; "
+        "see pagesieve_dev.evaluation.oracle)",
+    )
+    parser.add_argument(
         "--cold-start", action="store_true",
         help="no history, but each page's reference page is the link the extension would fetch "
         "(pagesieve.templates.cold_start), when the dataset holds it",

@@ -38,7 +38,9 @@ def evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
                          pred_dir: Path | None) -> tuple[EvalResult, list[str]]:
     """:func:`~pagesieve_dev.evaluation.results.evaluate` after a simulated user corrected each
     site's first pages (:mod:`pagesieve_dev.evaluation.oracle`); returns the result and the
-    scored ids."""
+    scored ids. With ``args.correction_ceiling`` the user chooses by the gain over every page of
+    the site, the scored pages too: the same pages are scored, and the result bounds what N
+    corrections of the picker's kinds can add on them (a measurement, never a user)."""
     from pagesieve_dev.evaluation.history import HistoryExtractor
     from pagesieve_dev.evaluation.oracle import CORRECTION_PAGES, Oracle, plan
     from pagesieve.templates.evidence import DEFAULT_KINDS
@@ -51,14 +53,17 @@ def evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
         pages, scored = plan(ds, ids, args.correction_pages or CORRECTION_PAGES)
         oracle = Oracle(ds, args.corrections, history.prepare, history.judge,
                         parts=not getattr(args, "block_corrections", False))
-        rules = {site: oracle.correct_site(site, page_ids) for site, page_ids in pages.items()}
+        seen = pages
+        if getattr(args, "correction_ceiling", False):
+            seen = {site: page_ids + [i for i in scored if ds.record(i).site == site] for site, page_ids in pages.items()}
+        rules = {site: oracle.correct_site(site, page_ids) for site, page_ids in seen.items()}
         made = {site: _reach_of(history, site_rules, pages[site][0]) for site, site_rules in rules.items() if site_rules.labels}
 
         def before(page_id: str) -> None:
             history.prepare(page_id)
             history.corrections = rules.get(ds.record(page_id).site)
 
-        label = "pagesieve" + (f"+{history_arg}" if history_arg is not None else "") + f"+c{args.corrections}"
+        label = "pagesieve" + (f"+{history_arg}" if history_arg is not None else "") + f"+c{args.corrections}" + ("+ceiling" if seen is not pages else "")
         result = evaluate(ds, history, scored, name=label, predictions_dir=pred_dir, before_page=before)
         result.corrections = sum(len(r.labels) for r in rules.values())
         result.site_corrections = made
