@@ -133,6 +133,24 @@ def test_a_shortened_copy_of_the_headline_near_it_leaves_the_body():
     assert "Storm closes harbour" in article("<p>Storm closes harbour</p>").text
 
 
+def test_the_headline_under_a_breadcrumb_ending_in_it_or_in_a_div_is_the_headers():
+    """A breadcrumb trail that ends in the headline is short however long the headline (it says
+    two words besides it: dragnet's freshome.com); a ``<div>`` that names the title without the
+    site's name (daniel's rizospastis.gr, "ΡΙΖΟΣΠΑΣΤΗΣ : ...") is the headline too. Either way the
+    header shows the page's headline and the body does not repeat it."""
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+    headline = "Storm closes the old harbour at Westport as the winter gales return to the northern coast again"
+    crumbs = f"<div class='crumbs'><a href='/'>Home</a> <a href='/news/'>News</a> {headline}</div>"
+    shown = extract(f"""<html><head><title>{headline}</title></head><body>
+    <article>{crumbs}<h1>{headline}</h1>{paragraph}{paragraph}</article></body></html>""")
+    assert shown.header == [headline]
+    assert shown.text.count("winter gales") <= 1 and "<h1>" not in shown.html
+    shown = extract(f"""<html><head><title>The Coast Times : Storm closes the old harbour</title></head><body>
+    <article><div class='headline'>Storm closes the old harbour</div>{paragraph}{paragraph}</article></body></html>""")
+    assert shown.header == ["Storm closes the old harbour"]
+    assert "Storm closes" not in shown.text and "Storm closes" not in shown.html
+
+
 def test_the_reader_of_a_real_page_shows_the_headline_once(datasets_dir):
     """big9's 2005_angelina_1 (Fox News): under the header, the body opened with a link that
     repeats most of the headline (tests/e2e: chromium-reader-real-byline.png)."""
