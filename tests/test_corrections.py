@@ -52,6 +52,79 @@ def test_signature_survives_random_class_names():
     assert step_of(next(c.root.iter("aside"))) == "aside.related"
 
 
+WP_POST = ('<html><body><div id="page"><div class="post-{n} post type-post status-publish format-standard hentry {terms}">'
+           '<div id="crumbs"><a href="/">Home</a> <a href="/architecture/">Architecture</a> A house</div>'
+           '<p>The story of the house, told at length for the reader.</p></div>'
+           '<div class="widget tag-cloud"><a href="/t/a">a</a></div></div></body></html>')
+
+
+def test_a_wordpress_posts_category_and_tag_classes_leave_its_step():
+    """WordPress's post_class() names the post's own categories and tags: a step of an element
+    with the post marks (hentry, type-post) leaves them out, so that a correction on one post's
+    breadcrumb names every post's; an element without the marks keeps such classes."""
+    a = parse_html(WP_POST.format(n=101, terms="category-architecture tag-jonathan-segal tag-the-charmer"))
+    b = parse_html(WP_POST.format(n=202, terms="category-apartments tag-stockholm-apartment"))
+    crumbs_a = PathIndex(a).signature(next(e for e in a.root.iter("div") if e.get("id") == "crumbs"))
+    crumbs_b = PathIndex(b).signature(next(e for e in b.root.iter("div") if e.get("id") == "crumbs"))
+    assert crumbs_a == crumbs_b
+    assert crumbs_a.path[1] == "div.format-standard.hentry.post.status-publish.type-post"
+    cloud = next(e for e in a.root.iter("div") if "widget" in (e.get("class") or ""))
+    assert step_of(cloud) == "div.tag-cloud.widget"
+    # the steps as labels saved before wrote them kept the terms (at most 8 tokens, sorted)
+    assert step_of(next(e for e in a.root.iter("div") if "hentry" in (e.get("class") or "")), legacy=True) == \
+        "div.category-architecture.format-standard.hentry.post.status-publish.tag-jonathan-segal.tag-the-charmer.type-post"
+
+
+def test_a_label_saved_with_the_old_wordpress_steps_still_matches_where_it_did():
+    """What a user taught before the term classes left the steps still hides what it hid:
+    a stored label whose path holds them is matched against the page's legacy paths."""
+    from pagesieve.corrections.signature import is_legacy_path
+
+    page = parse_html(WP_POST.format(n=101, terms="category-architecture tag-jonathan-segal tag-the-charmer"))
+    crumbs = next(e for e in page.root.iter("div") if e.get("id") == "crumbs")
+    old = PathIndex(page, legacy=True).signature(crumbs)
+    assert is_legacy_path(old.path) and not is_legacy_path(PathIndex(page).path(crumbs))
+    label = _label(site="wp.example", path=old.path, snippet="Home Architecture A house")
+    label.id = 1
+    analysis, keep = judge_page(parse_html(WP_POST.format(n=101, terms="category-architecture tag-jonathan-segal tag-the-charmer")))
+    matches = match_rules(analysis.page, analysis.blocks, SiteRules("wp.example", [label]))
+    assert [analysis.blocks[i].element.get("id") for m in matches for i in m.blocks] == ["crumbs"]
+    # and, as before, not on a post with other terms
+    other, _keep = judge_page(parse_html(WP_POST.format(n=202, terms="category-apartments tag-stockholm-apartment")))
+    assert match_rules(other.page, other.blocks, SiteRules("wp.example", [label])) == []
+
+
+def test_a_hide_on_one_real_wordpress_posts_breadcrumb_reaches_the_sites_other_posts(datasets_dir):
+    """dragnet's freshome.com (2012, WordPress): a "hide" on the breadcrumb trail (``div#crumbs``
+    inside the post's ``div.hentry``) of one post matches the trail of every other post of the
+    site, whatever their categories and tags; with the terms in the step it matched one."""
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    folder = datasets_dir / "dragnet"
+    if not folder.is_dir():
+        pytest.skip(f"dataset dragnet not found under {datasets_dir}")
+    ds = load_dataset(folder)
+    ids = sorted(r.id for r in ds.rows if r.site == "freshome.com")
+    assert len(ids) == 4
+
+    def judged(page_id):
+        return judge_page(parse_html(read_page(ds, page_id), url=ds.record(page_id).url))
+
+    analysis, keep = judged(ids[0])
+    crumbs = next(b.index for b in analysis.blocks if b.element.get("id") == "crumbs")
+    label = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, crumbs, 0, keep=keep)
+    label.id = 1
+    assert "tag-" not in label.signature.key and "hentry" in label.signature.key
+    rules = SiteRules("freshome.com", [label])
+    reached = 0
+    for page_id in ids[1:]:
+        other, _keep = judged(page_id)
+        hit = [other.blocks[i].element.get("id") for m in match_rules(other.page, other.blocks, rules) for i in m.blocks]
+        assert set(hit) <= {"crumbs"}, (page_id, hit)
+        reached += hit == ["crumbs"]
+    assert reached == len(ids) - 1, f"the trail was matched on {reached} of {len(ids) - 1} other posts"
+
+
 def test_zone_is_compared_only_when_both_sides_know_it():
     sig = Signature(("div.x",), "right")
     assert sig.matches("div.x", "right") and sig.matches("div.x", None)
