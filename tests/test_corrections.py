@@ -75,6 +75,21 @@ def test_a_wordpress_posts_category_and_tag_classes_leave_its_step():
         "div.category-architecture.format-standard.hentry.post.status-publish.tag-jonathan-segal.tag-the-charmer.type-post"
 
 
+def test_a_wordpress_comments_place_classes_leave_its_step():
+    """comment_class() writes even / odd, thread-*, byuser, comment-author-NAME by the comment's
+    place and author: every comment of a thread has one step, and a comment's class list without
+    ``comment`` keeps such words."""
+    page = parse_html('<html><body><ol class="commentlist">'
+                      '<li class="comment even thread-even depth-1 byuser comment-author-rand bypostauthor" id="comment-1"><p>First, by the author.</p></li>'
+                      '<li class="comment odd alt thread-odd thread-alt depth-1" id="comment-2"><p>Second.</p></li>'
+                      '<li class="pingback even thread-even depth-1" id="comment-3"><p>A pingback.</p></li>'
+                      '</ol><div class="odd"><p>x</p></div></body></html>')
+    steps = [step_of(e) for e in page.root.iter("li")]
+    assert steps[0] == steps[1] == "li.comment.depth#comment"
+    assert steps[2] == "li.depth.even.pingback.thread-even#comment"  # no "comment" class: kept as written
+    assert step_of(next(e for e in page.root.iter("div") if e.get("class") == "odd")) == "div.odd"
+
+
 def test_a_label_saved_with_the_old_wordpress_steps_still_matches_where_it_did():
     """What a user taught before the term classes left the steps still hides what it hid:
     a stored label whose path holds them is matched against the page's legacy paths."""
