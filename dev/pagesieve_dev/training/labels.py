@@ -52,8 +52,8 @@ def align_tokens(page_tokens: list[str], ref_tokens: list[str], ref_content: lis
 
     With ``unordered_run`` = n > 0, the tokens left unaligned are then matched out of order
     (:func:`_unordered_runs`): a run of at least n of them that the reference's content holds,
-    in tokens no run has taken yet, aligns wherever it stands. Bag F1 (the metric, Kohlschütter
-    et al. 2010 §5) counts a line wherever it stands, so a page that prints the dateline after
+    in tokens no run has taken yet, aligns wherever it stands. Bag F1 (the benchmarks' metric,
+    :mod:`pagesieve_dev.evaluation.metric`: token multisets) counts a line wherever it stands, so a page that prints the dateline after
     the post, where the truth writes it under the headline, holds it as content. Training labels
     keep the default (0: in order only)."""
     vocab: dict[str, int] = {}
