@@ -29,6 +29,7 @@ from pagesieve.page.preprocess import preprocess
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.copies import drop_adjacent_copies
+from pagesieve.rules.credits import drop_photo_credits
 from pagesieve.rules.headline import headline_block
 from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_layers_out
 from pagesieve.rules.notices import drop_notices
@@ -290,7 +291,7 @@ class _FirstPassReasons:
         return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
-SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates", "notices", "teasers", "copies")
+SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates", "notices", "teasers", "credits", "copies")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -305,6 +306,7 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     :func:`~pagesieve.rules.unrendered.drop_unrendered_templates`, and consent notices and
     newsletter offers outside the main region, :func:`~pagesieve.rules.notices.drop_notices`, and the
     teaser cards around an article, :func:`~pagesieve.rules.teasers.drop_teaser_runs`, and a
+    photo's credit line beside it, :func:`~pagesieve.rules.credits.drop_photo_credits`, and a
     short line shown twice in a row, :func:`~pagesieve.rules.copies.drop_adjacent_copies`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run."""
@@ -325,6 +327,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_notices(analysis.blocks, keep, log)
     if "teasers" not in skip:
         drop_teaser_runs(analysis.blocks, keep, analysis.page.url, analysis.page_type, log, analysis.sibling_groups)
+    if "credits" not in skip:
+        drop_photo_credits(analysis.blocks, keep, log)
     if "copies" not in skip:
         drop_adjacent_copies(analysis.blocks, keep, log)
 

@@ -623,6 +623,7 @@ def test_the_reader_shows_a_real_pages_byline_once_in_its_header(chromium_contex
     assert "Roger Friedman" in shown["meta"], shown["meta"]
     assert "Roger Friedman" not in shown["body"] and "Angelina Jolie Film About Slain Reporter" not in shown["body"]
     assert "Brad Pitt" in shown["body"] and len(shown["body"].split()) > 300
+    assert not shown["body"].lstrip().startswith("AP"), shown["body"][:80]  # the photo's credit (rules/credits.py)
     page.screenshot(path=str(artifacts / "chromium-reader-real-byline.png"))
     page.close()
 
