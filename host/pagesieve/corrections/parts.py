@@ -37,7 +37,7 @@ from lxml import etree
 from pagesieve.blocks.features import N_FEATURES
 from pagesieve.blocks.segment import BLOCK_TAGS, Block
 from pagesieve.corrections.rules import LOCAL_HIDE_SHARE
-from pagesieve.corrections.signature import PathIndex, Signature, is_legacy_path, step_of, text_anchor, text_kind
+from pagesieve.corrections.signature import PathIndex, Signature, legacy_index, path_keys, step_of, text_anchor, text_kind
 from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
 from pagesieve.page.tree import remove_keep_tail
 from pagesieve.removal import Removal
@@ -174,14 +174,10 @@ def match_parts(page, blocks: list[Block], rules: SiteRules | None, paths: PathI
     for lab in labels:
         by_block[lab.block_key].append(lab)
     paths = paths or PathIndex(page)
-    legacy = PathIndex(page, legacy=True) if any(is_legacy_path(lab.signature.path) for lab in labels) else None
+    legacy = legacy_index(page, [lab.signature.path for lab in labels])
     found: dict[int, dict[int, list[etree._Element]]] = defaultdict(lambda: defaultdict(list))
     for b in blocks:
-        candidates = by_block.get(" > ".join(paths.path(b.element)))
-        if legacy is not None:  # labels saved before a step left out WordPress's term classes
-            old = by_block.get(" > ".join(legacy.path(b.element)))
-            if old and old is not candidates:
-                candidates = (candidates or []) + old
+        candidates = [lab for key in path_keys(b.element, paths, legacy) for lab in by_block.get(key, ())]
         if not candidates:
             continue
         zone = paths.zone(b.element) if any(lab.signature.zone for lab in candidates) else None

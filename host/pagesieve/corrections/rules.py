@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pagesieve.blocks.segment import Block, subtree_ends
-from pagesieve.corrections.signature import PathIndex, is_legacy_path, link_share, text_anchor, text_kind
+from pagesieve.corrections.signature import PathIndex, legacy_index, link_share, path_keys, text_anchor, text_kind
 from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
 from pagesieve.page.model import Page
 from pagesieve.removal import Removal, RemovalLog
@@ -65,15 +65,11 @@ def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths:
         if not label.part:  # a label of an element inside a block: pagesieve.corrections.parts
             by_key[label.signature.key].append(label)
     paths = paths or PathIndex(page)
-    legacy = PathIndex(page, legacy=True) if any(is_legacy_path(lab.signature.path) for labs in by_key.values() for lab in labs) else None
+    legacy = legacy_index(page, [lab.signature.path for labs in by_key.values() for lab in labs])
     found: dict[int, list[int]] = defaultdict(list)
     last = None
     for b in blocks:
-        candidates = by_key.get(" > ".join(paths.path(b.element)))
-        if legacy is not None:  # labels saved before a step left out WordPress's term classes
-            old = by_key.get(" > ".join(legacy.path(b.element)))
-            if old and old is not candidates:
-                candidates = (candidates or []) + old
+        candidates = [lab for key in path_keys(b.element, paths, legacy) for lab in by_key.get(key, ())]
         if not candidates:
             continue
         zone = paths.zone(b.element) if any(lab.signature.zone for lab in candidates) else None

@@ -198,6 +198,22 @@ def is_legacy_path(path: tuple[str, ...]) -> bool:
     return False
 
 
+def legacy_index(page: Page, paths: list[tuple[str, ...]]) -> PathIndex | None:
+    """The page's legacy :class:`PathIndex` when one of the labels' stored ``paths`` is legacy
+    (:func:`is_legacy_path`), else ``None`` (no cost for labels saved since)."""
+    return PathIndex(page, legacy=True) if any(is_legacy_path(p) for p in paths) else None
+
+
+def path_keys(element: etree._Element, paths: PathIndex, legacy: PathIndex | None) -> tuple[str, ...]:
+    """The keys a label's signature may have to name ``element``: its path key, and its legacy
+    key (:func:`legacy_index`) where that differs."""
+    key = " > ".join(paths.path(element))
+    if legacy is None:
+        return (key,)
+    old = " > ".join(legacy.path(element))
+    return (key,) if old == key else (key, old)
+
+
 class PathIndex:
     """Tag-path keys of a page's elements, computed once per element (memoised on the parent).
 
