@@ -510,3 +510,31 @@ def test_the_simulated_user_leaves_a_dateline_the_truth_holds_after_the_post(dat
     made = [c for v in results[3].site_corrections.values() for c in v]
     assert not any(c["label"] == "noise" and "date-header" in c["signature"] for c in made), made
     assert results[3].f1 >= results[0].f1 - 1e-9, (results[3].f1, results[0].f1)
+
+
+def test_the_simulated_user_undoes_a_click_that_takes_the_headline_out_of_the_body(datasets_dir):
+    """daniel's www.uho.com.tw prints the headline twice: in a breadcrumb ``h1.addr`` ending in it,
+    which the header shows, and as ``div#art-title`` ("》headline") at the top of the body, which
+    the truth keeps. Block by block against the truth, the second copy looked like noise, and
+    the simulated user hid it: the headline left the body on every page (F1 0.993 -> 0.988). A
+    user who looks at the page after the click undoes it; the blind one (``--blind-user``)
+    shows the fault."""
+    import argparse
+
+    from pagesieve_dev.evaluation.sites import evaluate_corrections
+    from conftest import shared_dataset
+
+    ds = shared_dataset(datasets_dir, "daniel")
+    ids = [r.id for r in ds.rows if r.site == "www.uho.com.tw"]
+    assert len(ids) == 13
+    results = {}
+    for n, blind in ((0, False), (3, False), (3, True)):
+        args = argparse.Namespace(corrections=n, correction_pages=None, templates=None, history="all", history_where=None,
+                                  blind_user=blind)
+        results[n, blind], _scored = evaluate_corrections(ds, ids, args, None)
+    hides_title = [c for v in results[3, True].site_corrections.values() for c in v
+                   if c["label"] == "noise" and "art-title" in c["signature"]]
+    assert hides_title and results[3, True].f1 < results[0, False].f1 - 0.002  # the fault, as it was
+    made = [c for v in results[3, False].site_corrections.values() for c in v]
+    assert not any(c["label"] == "noise" and "art-title" in c["signature"] for c in made), made
+    assert results[3, False].f1 >= results[0, False].f1 - 1e-9, (results[3, False].f1, results[0, False].f1)

@@ -9,6 +9,8 @@ Protocol (issue "corrections"):
 2. The oracle knows each page's truth text. It looks at the correction pages and makes the
    correction that helps most over them (:func:`correction_gains`, summed over the pages),
    again and again, until nothing is worth correcting or N corrections are spent on the site.
+   After each correction it looks at the correction pages as the run scores them, and undoes a
+   correction that made them worse (:meth:`Oracle.correct_site`; ``--blind-user``: never).
    With ``--correction-ceiling`` it looks at every page of the site, the scored ones too, and
    the same pages are scored: not a user, but the most N corrections of these kinds can add.
 3. The corrections become the site's rules (:mod:`pagesieve.corrections.rules`) and every other
@@ -62,6 +64,19 @@ the headline, looked like noise to the oracle, which hid it on every page: the s
 1.000 to 0.979. Four tokens: a dateline with its weekday or time of day. 3, 4 and 6 gave the
 same per-site F1 on every site of daniel and dragnet (``eval --split all --history all
 --corrections 3``, 2026-12-06)."""
+
+
+UNDO_TRIES = 5
+"""Corrections the looking user (:meth:`Oracle.correct_site` with ``look``) may undo per click
+before it stops correcting the site."""
+
+LOOK_TOLERANCE = 0.5
+"""A correction is undone when what the user sees of the correction pages (``look``: truth
+tokens less noise tokens, summed) falls by more than this: any fall; a click that changes nothing
+the user sees stays. Token counts rather than F1, so a page the extractor gets almost wholly
+wrong does not outweigh the others (dragnet's paulocoelhoblog.com: hiding the "Previous post /
+Next post" links took F1 from 0.07 to 0.00 on a page whose truth is its 8-word header alone, and
+from 0.988 and 0.957 to 1.000 on the other two)."""
 
 
 def plan(dataset: Dataset, ids: list[str], correction_pages: int = CORRECTION_PAGES) -> tuple[dict[str, list[str]], list[str]]:
@@ -229,9 +244,17 @@ class Oracle:
         prepare: called with a page id before it is judged (the history extractor's store).
         judge: ``(html, url) -> (analysis, keep)`` without corrections.
         parts: whether it may point at elements inside blocks (:func:`part_gains`).
+        look: ``(page id, rules) -> tokens``: the page's output with the rules, as the run scores
+            it (:func:`~pagesieve_dev.evaluation.scoring.scored_text`), in the unit of the token
+            gains: its tokens the truth holds less those it does not; with it, the user looks at
+            the pages after each click and undoes one that made them worse (:meth:`correct_site`).
+            ``None``: no look (token gains alone).
     """
 
-    def __init__(self, dataset: Dataset, budget: int, prepare: Callable[[str], None], judge: Callable, parts: bool = True) -> None:
+    def __init__(self, dataset: Dataset, budget: int, prepare: Callable[[str], None], judge: Callable, parts: bool = True,
+                 look: Callable[[str, SiteRules], float] | None = None) -> None:
+        self.look = look
+        self.undone: dict[str, int] = {}
         self.parts = parts
         self.dataset = dataset
         self.budget = budget
@@ -245,6 +268,14 @@ class Oracle:
         At each step the oracle picks the (signature, label) with the largest token gain summed
         over the correction pages (a user fixes what is wrong on the pages they have seen, not
         one page's accident), and picks it on the page where it gains most.
+
+        With ``look``, the user then looks at the pages, as the reader shows them: when the
+        correction made them worse (``look`` summed over the correction pages), it is undone and the next
+        best is tried, at most :data:`UNDO_TRIES` times per click. The token gain reads each
+        block against the truth on its own; the output is what the user sees: hiding the one
+        copy of the headline that stays in the body, where the header line also holds it, looks
+        like a gain by tokens and loses the headline (daniel's www.uho.com.tw, issue 64). An
+        undone correction is not a click (``self.undone`` counts them per site).
         """
         rules = SiteRules(site)
         seen = []
@@ -255,6 +286,8 @@ class Oracle:
             tokens, content = truth_reference(read_truth(self.dataset, page_id))
             counts, shares = content_shares(analysis.blocks, range(len(analysis.blocks)), tokens, content, UNORDERED_RUN)
             seen.append((analysis, base, counts, shares, PathIndex(analysis.page), token_matches(analysis.blocks, tokens, content)))
+        looked = sum(self.look(p, rules) for p in page_ids) if self.look is not None else None
+        undone = 0
         for _ in range(self.budget):
             total: dict[tuple, float] = defaultdict(float)
             where: dict[tuple, tuple[float, int, int]] = {}
@@ -271,20 +304,35 @@ class Oracle:
                     total[choice] += gain
                     if gain > where.get(choice, (-np.inf,))[0]:
                         where[choice] = (gain, n, block)
-            if not total:
+            clicked = False
+            for _try in range(UNDO_TRIES + 1):
+                if not total:
+                    break
+                choice = max(total, key=total.get)
+                if total.pop(choice) < MIN_GAIN_TOKENS:
+                    break
+                _gain, n, block = where[choice]
+                analysis, _base, _c, _s, paths, _m = seen[n]
+                if choice[0] == "part":
+                    made = make_part_label(analysis.page, analysis.blocks, block, keep=keeps[n], paths=paths)
+                else:
+                    made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, choice[2],
+                                      keep=keeps[n], paths=paths)
+                made.site, made.created, made.id = site, float(len(rules.labels) + 1), len(rules.labels) + 1
+                before = list(rules.labels)
+                rules.labels = [old for old in rules.labels
+                                if (old.signature.key, old.anchor) != (made.signature.key, made.anchor) or not same_kind(old, made)] + [made]
+                if looked is not None:
+                    now = sum(self.look(p, rules) for p in page_ids)
+                    if now < looked - LOOK_TOLERANCE:
+                        rules.labels = before
+                        undone += 1
+                        continue
+                    looked = now
+                clicked = True
                 break
-            choice = max(total, key=total.get)
-            if total[choice] < MIN_GAIN_TOKENS:
+            if not clicked:
                 break
-            _gain, n, block = where[choice]
-            analysis, _base, _c, _s, paths, _m = seen[n]
-            if choice[0] == "part":
-                made = make_part_label(analysis.page, analysis.blocks, block, keep=keeps[n], paths=paths)
-            else:
-                made = make_label(analysis.page, analysis.blocks, analysis.candidates, analysis.features, block, choice[2],
-                                  keep=keeps[n], paths=paths)
-            made.site, made.created, made.id = site, float(len(rules.labels) + 1), len(rules.labels) + 1
-            rules.labels = [old for old in rules.labels
-                            if (old.signature.key, old.anchor) != (made.signature.key, made.anchor) or not same_kind(old, made)] + [made]
+        self.undone[site] = undone
         self.made[site] = list(rules.labels)
         return rules

@@ -74,6 +74,8 @@ class EvalResult:
             element inside a block, :mod:`pagesieve.corrections.parts`), ``reach`` the site's history
             pages holding a block of its kind (as the host's template store counts them,
             :meth:`pagesieve.templates.store.TemplateStore.shape_pages`) of ``site_pages``.
+        undone: corrections the simulated user made, looked at and undid because they made its
+            pages worse (:meth:`pagesieve_dev.evaluation.oracle.Oracle.correct_site`).
     """
 
     dataset: str
@@ -81,6 +83,7 @@ class EvalResult:
     rows: list[PageResult] = field(default_factory=list)
     corrections: int = 0
     site_corrections: dict[str, list[dict]] = field(default_factory=dict)
+    undone: int = 0
 
     @property
     def pages(self) -> int:

@@ -220,6 +220,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(as corrections were before pagesieve.corrections.parts)",
     )
     parser.add_argument(
+        "--blind-user", action="store_true",
+        help="with --corrections: the simulated user never looks at the pages after a click, so never "
+        "undoes one that made them worse (token gains alone; see pagesieve_dev.evaluation.oracle)",
+    )
+    parser.add_argument(
         "--correction-ceiling", action="store_true",
         help="with --corrections: the simulated user chooses by the gain over all of a site's pages, "
         "the scored ones too (it reads their truth: the most N clicks can add, not a user; "
@@ -330,7 +335,7 @@ def _evaluate_pagesieve(ds: Dataset, ids: list[str], args: argparse.Namespace, p
     ``--cold-start``, else the single page), and the ids it scored; notes go to ``notes``."""
     if getattr(args, "corrections", None) is not None:
         own, ids = evaluate_corrections(ds, ids, args, pred_dir)
-        notes.append(f"{ds.name}: {own.corrections} correction(s) made; {len(ids)} page(s) scored")
+        notes.append(f"{ds.name}: {own.corrections} correction(s) made, {own.undone} undone; {len(ids)} page(s) scored")
     elif getattr(args, "history", None) is not None:
         own = evaluate_history(ds, ids, args, pred_dir, stage)
     elif getattr(args, "cold_start", False):
@@ -363,6 +368,7 @@ def _evaluate_dataset(ds: Dataset, ids: list[str], args: argparse.Namespace, ext
     entry["site_f1"] = {site: json_number(f1, 6) for site, f1 in site_f1(own).items()}
     if own.site_corrections:
         entry["site_corrections"] = own.site_corrections
+        entry["undone"] = own.undone
     if getattr(args, "template_ceiling", False):
         from pagesieve_dev.evaluation.ceiling import TemplateCeiling
 

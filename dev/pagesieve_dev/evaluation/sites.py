@@ -51,8 +51,9 @@ def evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
                                getattr(args, "history_where", None))
     try:
         pages, scored = plan(ds, ids, args.correction_pages or CORRECTION_PAGES)
+        look = None if getattr(args, "blind_user", False) else _looker(ds, history)
         oracle = Oracle(ds, args.corrections, history.prepare, history.judge,
-                        parts=not getattr(args, "block_corrections", False))
+                        parts=not getattr(args, "block_corrections", False), look=look)
         seen = pages
         if getattr(args, "correction_ceiling", False):
             seen = {site: page_ids + [i for i in scored if ds.record(i).site == site] for site, page_ids in pages.items()}
@@ -67,9 +68,42 @@ def evaluate_corrections(ds: Dataset, ids: list[str], args: argparse.Namespace,
         result = evaluate(ds, history, scored, name=label, predictions_dir=pred_dir, before_page=before)
         result.corrections = sum(len(r.labels) for r in rules.values())
         result.site_corrections = made
+        result.undone = sum(oracle.undone.values())
         return result, scored
     finally:
         history.close()
+
+
+def _looker(ds: Dataset, history):
+    """``(page id, rules) -> tokens``: the page extracted with its history and the rules, the
+    text scored as the run scores it (:func:`~pagesieve_dev.evaluation.scoring.scored_text`), and
+    its truth tokens less its noise tokens (``tp - (n - tp)``, ``tp`` the bag intersection with the
+    truth, ``n`` the text's tokens): what the user of :class:`~pagesieve_dev.evaluation.oracle.Oracle`
+    sees after a click, in the unit of the oracle's token gains. Leaves ``history`` without
+    corrections."""
+    from collections import Counter
+
+    from pagesieve.tokens import tokens
+    from pagesieve_dev.evaluation.datasets import read_page, read_truth
+    from pagesieve_dev.evaluation.scoring import keeps_headline, scored_text
+
+    truths: dict[str, Counter] = {}
+
+    def look(page_id: str, rules) -> float:
+        record = ds.record(page_id)
+        history.prepare(page_id)
+        history.corrections = rules
+        try:
+            answer = history(read_page(ds, page_id), record.url)
+        finally:
+            history.corrections = None
+        if page_id not in truths:
+            truths[page_id] = Counter(tokens(read_truth(ds, page_id)))
+        out = Counter(tokens(scored_text(answer, keeps_headline(record))))
+        tp = sum((out & truths[page_id]).values())
+        return float(2 * tp - sum(out.values()))
+
+    return look
 
 
 def _reach_of(history, rules, page_id: str) -> list[dict]:
