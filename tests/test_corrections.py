@@ -512,6 +512,51 @@ def test_the_simulated_user_leaves_a_dateline_the_truth_holds_after_the_post(dat
     assert results[3].f1 >= results[0].f1 - 1e-9, (results[3].f1, results[0].f1)
 
 
+def test_a_keep_on_a_photos_wrapper_brings_back_the_caption_not_the_credit(datasets_dir):
+    """dragnet's www.nytimes.com: "keep" on one page's ``div.articleSpanImage`` (the photo, its
+    credit and caption) reached the site's other pages and brought back the credit lines ("Ian
+    Willms for The New York Times"), which the truth leaves out. The caption comes back; the
+    credit stays out, unless the user keeps the credit itself."""
+    from pagesieve.blocks.segment import subtree_ends
+    from pagesieve_dev.evaluation.datasets import read_page
+    from conftest import shared_dataset
+
+    ds = shared_dataset(datasets_dir, "dragnet")
+
+    def judged(page_id):
+        page = parse_html(read_page(ds, page_id), url=ds.record(page_id).url)
+        analysis, keep = judge_page(page)
+        blocks = analysis.blocks
+        wrapper = next(b.index for b in blocks if b.element.get("class") == "articleSpanImage")
+        inside = range(wrapper, subtree_ends(blocks)[wrapper] + 1)
+        by_class = {blocks[i].element.get("class"): i for i in inside}  # the photo's, not another's
+        return analysis, keep, by_class
+
+    made_on, made_keep, made_classes = judged("78")
+    paths = PathIndex(made_on.page)
+    wrapper = made_classes["articleSpanImage"]
+    label = make_label(made_on.page, made_on.blocks, made_on.candidates, made_on.features, wrapper, 1, keep=made_keep, paths=paths)
+    label.id = 1
+    credit_label = make_label(made_on.page, made_on.blocks, made_on.candidates, made_on.features, made_classes["credit"], 1,
+                              keep=made_keep, paths=paths)
+    credit_label.id = 2
+    for page_id, credit_text in (("330", "Ian Willms for The New York Times"), ("R846", "Daniel Vasconcellos")):
+        analysis, keep, by_class = judged(page_id)
+        blocks = analysis.blocks
+        credit = by_class["credit"]
+        assert blocks[credit].text == credit_text and not keep[credit]
+        inside = range(by_class["articleSpanImage"], subtree_ends(blocks)[by_class["articleSpanImage"]] + 1)
+        kept = list(keep)
+        assert apply_rules(analysis.page, blocks, kept, SiteRules("www.nytimes.com", [label]))
+        assert not kept[credit], page_id
+        assert all(kept[i] for i in inside if i != credit), page_id  # the photo and its caption
+        if "caption" in by_class:
+            assert kept[by_class["caption"]]
+        kept = list(keep)
+        apply_rules(analysis.page, blocks, kept, SiteRules("www.nytimes.com", [credit_label]))
+        assert kept[credit], page_id  # the user pointed at the credit itself
+
+
 def test_the_simulated_user_undoes_a_click_that_takes_the_headline_out_of_the_body(datasets_dir):
     """daniel's www.uho.com.tw prints the headline twice: in a breadcrumb ``h1.addr`` ending in it,
     which the header shows, and as ``div#art-title`` ("》headline") at the top of the body, which

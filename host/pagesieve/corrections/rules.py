@@ -37,6 +37,7 @@ from pagesieve.corrections.signature import PathIndex, legacy_index, link_share,
 from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
 from pagesieve.page.model import Page
 from pagesieve.removal import Removal, RemovalLog
+from pagesieve.rules.credits import is_photo_credit
 from pagesieve.templates.urls import site_of
 
 
@@ -100,6 +101,13 @@ def apply_rules(page: Page, blocks: list[Block], keep: list[bool], rules: SiteRu
     a "noise" label makes noise is logged in ``log`` (:func:`correction_removal`), whatever the
     earlier stages said of it: the user's word is the reason it is hidden.
 
+    A "content" label brings back every block of its subtree with text or an image, except a
+    photo's credit line inside it (:func:`~pagesieve.rules.credits.is_photo_credit`): "keep
+    this" on a photo's wrapper means the photo and its caption, not the credit beside it
+    (dragnet's www.nytimes.com, issue 64: "keep" on ``div.articleSpanImage`` brought back "Ian
+    Willms for The New York Times" on the site's other pages). The block the label names is
+    always brought back: a "keep" on the credit itself keeps it.
+
     Returns:
         The matches applied (for the reply and for tests).
     """
@@ -120,7 +128,7 @@ def apply_rules(page: Page, blocks: list[Block], keep: list[bool], rules: SiteRu
                     keep[i] = False
                     if removal is not None:
                         log.drop(i, removal)
-                elif blocks[i].chars > 0 or blocks[i].images > 0:
+                elif (blocks[i].chars > 0 or blocks[i].images > 0) and (i == start or not is_photo_credit(blocks[i])):
                     keep[i] = True
     return applied
 

@@ -59,13 +59,22 @@ def drop_photo_credits(blocks: list[Block], keep: list[bool], log: RemovalLog | 
     """
     dropped = 0
     for b in blocks:
-        if not keep[b.index] or b.children or b.chars == 0:
-            continue
-        text = " ".join(b.text.split())
-        if len(text) > CREDIT_MAX_CHARS or not _names_a_credit(b.element) or not _beside_a_picture(b.element):
+        if not keep[b.index] or not is_photo_credit(b):
             continue
         keep[b.index] = False
         if log is not None:
-            log.drop(b.index, Removal("post-rule", "photo-credit", {"chars": len(text)}))
+            log.drop(b.index, Removal("post-rule", "photo-credit", {"chars": len(" ".join(b.text.split()))}))
         dropped += 1
     return dropped
+
+
+def is_photo_credit(block: Block) -> bool:
+    """True when ``block`` is a photo's credit line: a leaf block of 1 to :data:`CREDIT_MAX_CHARS`
+    characters (white space collapsed) whose element's class or id names a credit
+    (:data:`PHOTO_CREDIT_CLASS`) and whose parent holds a picture (:data:`PICTURE_TAGS`) outside
+    it. :func:`drop_photo_credits` drops these; a "keep" correction on the photo's wrapper leaves
+    them out (:func:`pagesieve.corrections.rules.apply_rules`)."""
+    if block.children or block.chars == 0:
+        return False
+    text = " ".join(block.text.split())
+    return 0 < len(text) <= CREDIT_MAX_CHARS and _names_a_credit(block.element) and _beside_a_picture(block.element)
