@@ -74,7 +74,7 @@ def is_photo_credit(block: Block) -> bool:
     (:data:`PHOTO_CREDIT_CLASS`) and whose parent holds a picture (:data:`PICTURE_TAGS`) outside
     it. :func:`drop_photo_credits` drops these; a "keep" correction on the photo's wrapper leaves
     them out (:func:`pagesieve.corrections.rules.apply_rules`)."""
-    if block.children or block.chars == 0:
+    if block.children or block.chars == 0 or not _names_a_credit(block.element):
         return False
     text = " ".join(block.text.split())
-    return 0 < len(text) <= CREDIT_MAX_CHARS and _names_a_credit(block.element) and _beside_a_picture(block.element)
+    return 0 < len(text) <= CREDIT_MAX_CHARS and _beside_a_picture(block.element)
