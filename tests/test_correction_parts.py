@@ -61,7 +61,7 @@ def test_a_credit_hidden_on_one_page_is_gone_on_the_next_and_its_caption_stays(t
         assert saved["ok"], saved
         assert saved["label"]["part"] is True and saved["label"]["signature"].endswith("p.caption > span.credit"), saved
         assert saved["label"]["snippet"].startswith("Photo: Saltmarsh Herald")
-        assert saved["reach"] == {"pages": 3, "site_pages": 3, "anchored": False}  # every caption paragraph seen
+        assert saved["reach"] == {"pages": 3, "site_pages": 3, "anchored": False, "stays_off": 0}  # every caption paragraph seen
         # the next page, never seen: in the reader, the caption's words stay, the credit goes
         nxt = snapshot_of(3)
         reader = host.request({"v": 1, "id": 11, "type": "clean", "mode": "reader", "snapshot": nxt})

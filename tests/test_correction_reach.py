@@ -76,7 +76,7 @@ def test_a_caption_hidden_on_one_page_reaches_the_sites_pages_and_a_one_off_stay
         caption = node_of(snaps[0], "figcaption", "Photo: Tidewater Gazette")
         saved = host.request({"v": 1, "id": 10, "type": "label", "snapshot": snaps[0], "node": caption, "label": "noise"})
         assert saved["ok"] and saved["label"]["signature"].endswith("figcaption.caption"), saved
-        assert saved["reach"] == {"pages": 3, "site_pages": 3, "anchored": False}
+        assert saved["reach"] == {"pages": 3, "site_pages": 3, "anchored": False, "stays_off": 0}
         # the one-off notice of page 2 is on that page only
         notice = node_of(snaps[1], "p", "This article was corrected")
         once = host.request({"v": 1, "id": 11, "type": "label", "snapshot": snaps[1], "node": notice, "label": "noise"})
@@ -110,7 +110,7 @@ def test_a_store_of_version_2_is_migrated_and_counts_shapes_from_then_on(tmp_pat
                          "INSERT INTO sites (site, pages, last_used) VALUES ('tidewater.example', 7, 0);")
     db.close()
     with TemplateStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 3
+        assert store.schema_version == SCHEMA_VERSION == 4
         assert store.site_pages("tidewater.example") == 7
         summary = summarise(parse_html(story_page(0), url=f"{SITE}/news/dredging/"))
         assert summary.shapes and len(set(summary.shapes)) == len(summary.shapes)
@@ -120,3 +120,61 @@ def test_a_store_of_version_2_is_migrated_and_counts_shapes_from_then_on(tmp_pat
         assert store.shape_pages("tidewater.example", key) == 1
         assert store.shape_pages("tidewater.example", "main > aside") == 0
         assert store.has_learned("tidewater.example", f"{SITE}/news/dredging/")
+
+
+def test_a_hide_on_the_article_is_checked_against_the_pages_seen_and_stays_off_them(tmp_path):
+    """Issue 54: "before a rule is applied widely, it is checked against the pages of the site
+    that the host has already seen". Pages learned with their verdict (``clean`` with
+    ``learn``) count, per kind of block, the pages on which it held the article. A "hide" on the
+    article's wrapper says it stays off those pages, and the next page keeps its story; a hide
+    on the caption stays off none."""
+    host = HostProcess(tmp_path)
+    try:
+        snaps = [snapshot_of(k) for k in range(3)]
+        for i, snap in enumerate(snaps):
+            cleaned = host.request({"v": 1, "id": i, "type": "clean", "mode": "hide", "snapshot": snap, "learn": True})
+            assert cleaned["ok"] and cleaned["learned"], cleaned
+        story = node_of(snaps[0], "article", "The dredging story, part 1")
+        wrapper = host.request({"v": 1, "id": 10, "type": "label", "snapshot": snaps[0], "node": story, "label": "noise"})
+        assert wrapper["ok"] and wrapper["label"]["signature"].endswith("main > article"), wrapper
+        # seen on the 3 pages; on the 2 others it held the article, so the rule stays off them
+        assert wrapper["reach"] == {"pages": 3, "site_pages": 3, "anchored": False, "stays_off": 2}, wrapper["reach"]
+        nxt = snapshot_of(3)
+        shown = host.request({"v": 1, "id": 11, "type": "clean", "mode": "reader", "snapshot": nxt})
+        assert "The ferry story, part 6" in shown["article"]["text"]
+        caption = node_of(snaps[1], "figcaption", "Photo: Tidewater Gazette")
+        hid = host.request({"v": 1, "id": 12, "type": "label", "snapshot": snaps[1], "node": caption, "label": "noise"})
+        assert hid["reach"] == {"pages": 3, "site_pages": 3, "anchored": False, "stays_off": 0}, hid["reach"]
+    finally:
+        assert host.close() == 0
+
+
+def test_a_store_of_version_3_keeps_its_shape_counts_and_counts_articles_from_then_on(tmp_path):
+    """The reach counts a user's host learned before the store counted articles survive the
+    upgrade to version 4 (their article count is 0); a page learned with its verdict counts."""
+    from pagesieve.blocks.segment import segment
+    from pagesieve.page.preprocess import preprocess
+    from pagesieve.templates.store import MIGRATIONS
+
+    key = "main > article"
+    path = tmp_path / "v3.sqlite3"
+    with sqlite3.connect(path) as db:  # a store as version 3 wrote it: one site, one kind seen on 5 pages
+        db.executescript("".join(MIGRATIONS[:3]) + "PRAGMA user_version = 3;"
+                         "INSERT INTO sites (site, pages, last_used) VALUES ('tidewater.example', 5, 0);")
+        db.execute("INSERT INTO shapes (site, shape, pages) VALUES (?, ?, 5)", ("tidewater.example", shape_key(key)))
+    db.close()
+    with TemplateStore(path) as store:
+        assert store.schema_version == 4
+        assert store.shape_pages("tidewater.example", key) == 5
+        assert store.shape_article_pages("tidewater.example", key) == 0
+        page = parse_html(story_page(0), url=f"{SITE}/news/dredging/")
+        preprocess(page)
+        blocks = segment(page.root, positions=page.positions())
+        keep = [any(w in b.text for w in ("dredging story",)) for b in blocks]
+        summary = summarise(page, blocks, keep=keep)
+        assert shape_key(key) in summary.article_shapes
+        assert shape_key("main > article > figure.story-figure > figcaption.caption") not in summary.article_shapes
+        assert set(summary.article_shapes) <= set(summary.shapes)
+        assert store.learn(summary)
+        assert store.shape_pages("tidewater.example", key) == 6
+        assert store.shape_article_pages("tidewater.example", key) == 1

@@ -322,7 +322,7 @@ def test_version_1_store_is_migrated(tmp_path):
     db.commit()
     db.close()
     with TemplateStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 3
+        assert store.schema_version == SCHEMA_VERSION == 4
         assert store.sites()[0].pages == 4  # kept
         assert store.learn(summarise(parse_html(site_page(1), url="https://old.example/a")))
 

@@ -65,7 +65,9 @@ channels.define("status", async (message) => {
     const labels = await host.request("labels", { site: history.site });
     if (!labels.ok) return { ...status, site: history.site, pages: history.pages };
     // how far the site's corrections reach: the widest of them, among the site's pages seen
-    const widest = labels.labels.reduce((best, lab) => (lab.reach && (!best || lab.reach.pages > best.pages) ? lab.reach : best), null);
+    // the pages a correction reaches: those holding its kind of block, less those it stays off
+    const reached = (reach) => reach.pages - (reach.stays_off || 0);
+    const widest = labels.labels.reduce((best, lab) => (lab.reach && (!best || reached(lab.reach) > reached(best)) ? lab.reach : best), null);
     return { ...status, site: history.site, pages: history.pages, corrections: labels.sites[history.site] || 0, reach: widest };
   } catch (error) {
     return status;  // the host answered the ping: what it holds of the site is left out

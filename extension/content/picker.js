@@ -192,10 +192,16 @@
   }
 
   // How far the correction reaches, as the host counted it (the "reach" of the label reply):
-  // the learned pages of the site that hold the same kind of block.
+  // the learned pages of the site that hold the same kind of block; of those, stays_off held the
+  // article when the host judged them, and a "hide" stays off pages like them.
   function reachText(reach) {
     if (!reach) return "";
     const where = reach.anchored ? " (where the same text appears)" : "";
+    const off = reach.stays_off || 0;
+    if (reach.pages > 1 && off > 0) {
+      const reaches = reach.pages - off;
+      return `It reaches ${reaches} of the ${reach.site_pages} pages of this site seen so far${where}: on ${off} other ${off === 1 ? "page" : "pages"} this kind of block held the article, so it stays off ${off === 1 ? "it" : "them"} and pages like them.`;
+    }
     if (reach.pages > 1) return `It reaches ${reach.pages} of the ${reach.site_pages} pages of this site seen so far${where}, and later pages like them.`;
     if (reach.site_pages > 1) return `It reaches this page only: none of the other ${reach.site_pages - 1} pages of this site seen so far has it.`;
     return "It reaches this page, the first of this site seen so far.";

@@ -120,7 +120,8 @@ async function renderCorrections() {
   showRows($("corrections"), $("correctionsStatus"), reply.labels.length > 0);
   for (const lab of reply.labels) {
     const tr = document.createElement("tr");
-    const reach = !lab.reach ? "" : lab.reach.pages > 1 ? `${lab.reach.pages} of ${lab.reach.site_pages} pages` : "its page";
+    const reached = lab.reach ? lab.reach.pages - (lab.reach.stays_off || 0) : 0;  // less the pages a "hide" stays off
+    const reach = !lab.reach ? "" : reached > 1 ? `${reached} of ${lab.reach.site_pages} pages` : "its page";
     for (const value of [lab.site, lab.label === "noise" ? "hide" : "keep", lab.signature, reach, lab.snippet || ""]) {
       const td = document.createElement("td");
       td.textContent = String(value);

@@ -48,7 +48,8 @@ function showCorrections(site, count, reach) {
     ? `${plural(count, "correction", "corrections")} of yours ${count === 1 ? "applies" : "apply"} on ${site}.`
     : "Something wrong? Right-click it: Hide this, or Keep this.";
   if (count && reach) {
-    text += reach.pages > 1 ? ` ${count === 1 ? "It reaches" : "The widest reaches"} ${reach.pages} of the ${reach.site_pages} pages seen.`
+    const pages = reach.pages - (reach.stays_off || 0);  // a "hide" stays off the pages where its kind held the article
+    text += pages > 1 ? ` ${count === 1 ? "It reaches" : "The widest reaches"} ${pages} of the ${reach.site_pages} pages seen.`
       : ` ${count === 1 ? "It reaches" : "Each reaches"} the page it was made on only.`;
   }
   $("fixes").textContent = text;

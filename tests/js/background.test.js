@@ -113,6 +113,17 @@ test("the popup's status: the host's version, and what it holds of the page's si
   answer({ type: "labels", labels, sites: { "news.example.org": 2, "other.example": 5 }, deleted: 0 });
   assert.deepEqual(await status, { ok: true, version: "0.1.0", site: "news.example.org", pages: 4, corrections: 2,
     reach: { pages: 3, site_pages: 4, anchored: false } });
+  // a "hide" that stays off the pages where its kind of block held the article reaches fewer
+  const again = browser.api.send({ type: "pagesieve.status", url: "https://news.example.org/2026/b" }, popup);
+  await settle();
+  answer({ type: "pong", version: "0.1.0", protocol: 1 });
+  await settle();
+  answer({ type: "history", site: "news.example.org", pages: 4, reference: true });
+  await settle();
+  const wrapper = { pages: 4, site_pages: 4, anchored: false, stays_off: 3 };
+  const caption = { pages: 3, site_pages: 4, anchored: false, stays_off: 0 };
+  answer({ type: "labels", labels: [{ id: 5, reach: wrapper }, { id: 4, reach: caption }], sites: { "news.example.org": 2 }, deleted: 0 });
+  assert.deepEqual((await again).reach, caption);
   // a browser page: the version alone
   const plain = browser.api.send({ type: "pagesieve.status", url: "chrome://extensions/" }, popup);
   await settle();

@@ -17,7 +17,9 @@ What is kept per site (and nothing else):
   is not learned again (reloading one article must not turn it into the site's template);
 - per kind of block (an 8-byte hash of its tag path, :func:`~pagesieve.templates.learn.shape_key`),
   the number of learned pages that held it: how far a correction on that kind of block reaches
-  (:meth:`TemplateStore.shape_pages`, issue 54). At most :data:`MAX_SITE_SHAPES` per site.
+  (:meth:`TemplateStore.shape_pages`, issue 54); and of those, the pages on which it held the
+  article, where a "hide" of that kind stays off (:meth:`TemplateStore.shape_article_pages`).
+  At most :data:`MAX_SITE_SHAPES` per site.
 
 Safety:
 
@@ -117,6 +119,11 @@ MIGRATIONS: tuple[str, ...] = (
         pages INTEGER NOT NULL,
         PRIMARY KEY (site, shape)
     ) WITHOUT ROWID;
+    """,
+    # version 4: per kind of block, the learned pages on which it held the article (a "hide"
+    # of that kind stays off them); pages learned before count 0
+    """
+    ALTER TABLE shapes ADD COLUMN article INTEGER NOT NULL DEFAULT 0;
     """,
 )
 """Schema scripts; script ``k`` takes a store from version ``k`` to ``k + 1``."""
@@ -308,7 +315,7 @@ class TemplateStore:
                         "INSERT INTO leaves (site, kind, seq, tag, text, frequency) VALUES (?, ?, ?, ?, ?, ?)",
                         [(site, _KIND_BATCH, k, e.tag, e.text, e.frequency) for k, e in enumerate(library.cache) if k >= len(before)],
                     )
-                self._count_shapes(db, site, summary.shapes)
+                self._count_shapes(db, site, summary.shapes, summary.article_shapes)
                 if summary.url:
                     self._keep_reference(db, site, summary.url, now, summary.fingerprints)
                 size = self._site_bytes(db, site)
@@ -323,14 +330,18 @@ class TemplateStore:
         return True
 
     @staticmethod
-    def _count_shapes(db: sqlite3.Connection, site: str, shapes: list[bytes]) -> None:
-        """One more page for each of ``shapes`` (:attr:`PageSummary.shapes`); past
-        :data:`MAX_SITE_SHAPES` the site's kinds seen on the fewest pages go."""
+    def _count_shapes(db: sqlite3.Connection, site: str, shapes: list[bytes], article: list[bytes] = ()) -> None:
+        """One more page for each of ``shapes`` (:attr:`PageSummary.shapes`), and one more page
+        holding the article for each of ``article`` (:attr:`PageSummary.article_shapes`, a
+        subset of ``shapes``); past :data:`MAX_SITE_SHAPES` the site's kinds seen on the fewest
+        pages go."""
         if not shapes:
             return
+        held = set(article)
         db.executemany(
-            "INSERT INTO shapes (site, shape, pages) VALUES (?, ?, 1) ON CONFLICT (site, shape) DO UPDATE SET pages = pages + 1",
-            [(site, shape) for shape in shapes],
+            "INSERT INTO shapes (site, shape, pages, article) VALUES (?, ?, 1, ?) "
+            "ON CONFLICT (site, shape) DO UPDATE SET pages = pages + 1, article = article + excluded.article",
+            [(site, shape, int(shape in held)) for shape in shapes],
         )
         extra = db.execute("SELECT COUNT(*) FROM shapes WHERE site = ?", (site,)).fetchone()[0] - MAX_SITE_SHAPES
         if extra > 0:
@@ -419,8 +430,26 @@ class TemplateStore:
         Raises:
             TemplateStoreError: the store cannot be read.
         """
+        return self._shape_count(site, path_key, "pages")
+
+    def shape_article_pages(self, site: str, path_key: str) -> int:
+        """Learned pages of ``site`` on which the blocks with the tag path ``path_key`` held the
+        article (:func:`~pagesieve.templates.learn.article_shapes`): the pages where a "hide" of
+        that kind stays off (:func:`pagesieve.corrections.rules.stays_local`). 0 when none, or
+        for pages learned without a verdict or before schema version 4.
+
+        Raises:
+            TemplateStoreError: the store cannot be read.
+        """
+        return self._shape_count(site, path_key, "article")
+
+    def _shape_count(self, site: str, path_key: str, column: str) -> int:
+        """One count of the ``shapes`` row of ``(site, path_key)`` (``column``: ``"pages"`` or
+        ``"article"``), 0 without a row."""
+        if column not in ("pages", "article"):
+            raise ValueError(f"no shape count {column!r}")
         try:
-            row = self._db.execute("SELECT pages FROM shapes WHERE site = ? AND shape = ?",
+            row = self._db.execute(f"SELECT {column} FROM shapes WHERE site = ? AND shape = ?",
                                    (site, shape_key(path_key))).fetchone()
         except sqlite3.Error as exc:
             raise TemplateStoreError(f"template store {self.path}: {exc}") from exc

@@ -114,7 +114,7 @@ def judge(session: Session, message: dict, mode: str, started: float, learn: boo
     # hiding needs the verdict only: no byline, date or lead image, no rendered article
     analysis, keep = judge_page(page, model=model, templates=templates, evidence_kinds=kinds, corrections=rules,
                                 title_only=mode == "hide", explain=explain)
-    learned = learn and learn_judged(session, page, analysis.blocks, private, warnings)
+    learned = learn and learn_judged(session, page, analysis.blocks, private, warnings, keep)
     return page, site, rules, templates, model, analysis, keep, learned, warnings, parsed
 
 

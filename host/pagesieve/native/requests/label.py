@@ -74,30 +74,50 @@ def handle(session: Session, message: dict) -> dict:
     session.retrainer.request()
     return {"type": "labelled", "site": site, "label": {**stored.summary(), "node": analysis.blocks[block].node_id},
             "replaced": replaced.summary() if replaced else None, "corrections": count,
-            "reach": reach_of(session, stored, page.url)}
+            "reach": reach_of(session, stored, page.url, _holds_article(analysis, keep, stored))}
 
 
-def reach_of(session: Session, label, url: str | None) -> dict:
+def _holds_article(analysis, keep: list[bool], label) -> bool:
+    """Whether the kind of block ``label`` names held the article on the page it was made on
+    (:func:`~pagesieve.templates.learn.article_shapes` of the verdict before the correction)."""
+    from pagesieve.templates.learn import article_shapes, shape_key
+
+    return shape_key(label.block_key) in article_shapes(analysis.page, analysis.blocks, keep)
+
+
+def reach_of(session: Session, label, url: str | None, held_here: bool = False) -> dict:
     """How far the correction ``label`` (made on the page at ``url``) reaches among the pages of
-    its site the host has learned (issue 54): ``{"pages": n, "site_pages": m, "anchored": bool}``.
+    its site the host has learned (issue 54): ``{"pages": n, "site_pages": m, "anchored": bool,
+    "stays_off": k}``.
 
     ``n`` is the learned pages holding a block of the label's kind (its tag path, counted by
     :meth:`~pagesieve.templates.store.TemplateStore.shape_pages`; for a label of an element inside a
     block, the block's tag path), the page itself counted once
     whether it was learned or not; ``m`` the site's learned pages (at least ``n``). The rule
     applies to every page of that kind, these and later ones; an ``anchored`` label only where
-    the same text is found too (:mod:`pagesieve.corrections.rules`). A store that cannot be
-    read gives ``n = 1, m = 1``: the reach is then unknown, and the reply still says "saved".
+    the same text is found too (:mod:`pagesieve.corrections.rules`). ``k`` (a "hide" of a whole
+    block only, else 0) is those of the ``n`` pages, other than this one, on which that kind of
+    block held the article when the host judged them
+    (:meth:`~pagesieve.templates.store.TemplateStore.shape_article_pages`): the rule is checked
+    against the pages seen before it applies, and stays off pages like them
+    (:func:`~pagesieve.corrections.rules.stays_local`), so it reaches ``n - k``. ``held_here``:
+    the kind held the article on the label's own page too (counted in the store when that page
+    was learned with its verdict; the rule always applies there). A store that
+    cannot be read gives ``n = 1, m = 1, k = 0``: the reach is then unknown, and the reply
+    still says "saved".
     """
     from pagesieve.errors import TemplateStoreError
 
-    pages, site_pages = 1, 1
+    pages, site_pages, stays_off = 1, 1, 0
     try:
         store = session.store()
         seen = store.shape_pages(label.site, label.block_key)
         learned = bool(url) and store.has_learned(label.site, url)
         pages = max(1, seen + (0 if learned else 1))
         site_pages = max(pages, store.site_pages(label.site) + (0 if learned else 1))
+        if label.label == 0 and not label.part:
+            held = store.shape_article_pages(label.site, label.block_key)
+            stays_off = min(pages - 1, max(0, held - (1 if learned and held_here else 0)))
     except (TemplateStoreError, ProtocolError):
         pass
-    return {"pages": pages, "site_pages": site_pages, "anchored": label.anchor is not None}
+    return {"pages": pages, "site_pages": site_pages, "anchored": label.anchor is not None, "stays_off": stays_off}

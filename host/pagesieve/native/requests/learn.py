@@ -37,16 +37,18 @@ def store_summary(session: Session, summary, private: bool) -> tuple[bool, int |
     return learned, pages
 
 
-def learn_judged(session: Session, page, blocks, private: bool, warnings: list[str]) -> bool:
+def learn_judged(session: Session, page, blocks, private: bool, warnings: list[str], keep: list[bool] | None = None) -> bool:
     """``clean`` with ``"learn": true``: learn the page from the tree and blocks it was just
     judged on (one walk and one parse for both). Called after the verdict, so the page is
     never part of its own template (as ``pagesieve-dev eval --history`` never lets it be), and
-    before the reader article prunes the tree. A store that cannot be written costs the
-    learning only: the verdict is still answered, with the reason in ``warnings``."""
+    before the reader article prunes the tree. With the verdict ``keep``, the store also counts
+    the kinds of block that held the article (:func:`~pagesieve.templates.learn.article_shapes`).
+    A store that cannot be written costs the learning only: the verdict is still answered, with
+    the reason in ``warnings``."""
     from pagesieve.templates.learn import summarise
 
     try:
-        learned, _pages = store_summary(session, summarise(page, blocks), private)
+        learned, _pages = store_summary(session, summarise(page, blocks, keep=keep), private)
     except ProtocolError as exc:
         warnings.append(f"not learned: {exc}")
         return False
