@@ -149,6 +149,27 @@ def test_a_hide_on_the_article_is_checked_against_the_pages_seen_and_stays_off_t
         assert host.close() == 0
 
 
+def test_on_a_corrected_site_a_plain_learn_counts_the_article_too(tmp_path):
+    """A page load learns the page with a ``learn`` request, which reads no verdict; on a site
+    the user has corrected, the host judges the page as it learns it, so the pages seen after
+    the first correction count where the article was."""
+    host = HostProcess(tmp_path)
+    try:
+        first = snapshot_of(0)
+        assert host.request({"v": 1, "id": 0, "type": "learn", "snapshot": first})["learned"]
+        caption = node_of(first, "figcaption", "Photo: Tidewater Gazette")
+        assert host.request({"v": 1, "id": 1, "type": "label", "snapshot": first, "node": caption, "label": "noise"})["ok"]
+        for k in (1, 2):  # page loads after the correction
+            assert host.request({"v": 1, "id": 1 + k, "type": "learn", "snapshot": snapshot_of(k)})["learned"]
+        nxt = snapshot_of(3)  # a page not learned yet: the rule applies there whatever it holds
+        story = node_of(nxt, "article", "The ferry story, part 1")
+        wrapper = host.request({"v": 1, "id": 10, "type": "label", "snapshot": nxt, "node": story, "label": "noise"})
+        # page 1 was learned before any correction (no verdict); pages 2 and 3 after it
+        assert wrapper["reach"] == {"pages": 4, "site_pages": 4, "anchored": False, "stays_off": 2}, wrapper["reach"]
+    finally:
+        assert host.close() == 0
+
+
 def test_a_store_of_version_3_keeps_its_shape_counts_and_counts_articles_from_then_on(tmp_path):
     """The reach counts a user's host learned before the store counted articles survive the
     upgrade to version 4 (their article count is 0); a page learned with its verdict counts."""

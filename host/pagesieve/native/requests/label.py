@@ -101,8 +101,10 @@ def reach_of(session: Session, label, url: str | None, held_here: bool = False) 
     (:meth:`~pagesieve.templates.store.TemplateStore.shape_article_pages`): the rule is checked
     against the pages seen before it applies, and stays off pages like them
     (:func:`~pagesieve.corrections.rules.stays_local`), so it reaches ``n - k``. ``held_here``:
-    the kind held the article on the label's own page too (counted in the store when that page
-    was learned with its verdict; the rule always applies there). A store that
+    the kind held the article on the label's own page too, which the store counted if that page
+    was learned (with its verdict; the rule always applies there, so it is not among the ``k``;
+    a page learned without a verdict, before the site's first correction, makes ``k`` one short
+    in that odd case: a "hide" on the article's own wrapper). A store that
     cannot be read gives ``n = 1, m = 1, k = 0``: the reach is then unknown, and the reply
     still says "saved".
     """

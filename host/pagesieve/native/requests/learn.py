@@ -8,11 +8,29 @@ from pagesieve.native.session import Session
 
 def handle(session: Session, message: dict) -> dict:
     """``learn`` ``{"snapshot", "private"?}`` -> ``{"type": "learned", "site", "learned",
-    "pages"}``; a private page (``"private": true``) is answered but never stored."""
+    "pages"}``; a private page (``"private": true``) is answered but never stored.
+
+    On a site the user has corrected, the page is also judged (the classifier and the site's
+    corrections, no templates), so that the store counts the kinds of block that held its
+    article (:func:`~pagesieve.templates.learn.article_shapes`): the pages a later "hide" is
+    checked against (issue 54). Elsewhere learning reads the page alone, as cheap as before:
+    the classifier's cost is paid only where corrections are made."""
     from pagesieve.templates.learn import summarise
+    from pagesieve.templates.urls import site_of
 
     private = flag(message, "private")
-    summary = summarise(session.page(message))
+    page = session.page(message)
+    try:
+        rules = None if private else session.rules(site_of(page.url))
+    except ProtocolError:  # a label store that cannot be read costs the count, not the learning
+        rules = None
+    if rules:
+        from pagesieve.extract import judge_page
+
+        analysis, keep = judge_page(page, model=session.model(page), corrections=rules)
+        summary = summarise(page, analysis.blocks, keep=keep)
+    else:
+        summary = summarise(page)
     learned, pages = store_summary(session, summary, private)
     return {"type": "learned", "site": summary.site, "learned": learned, "pages": pages}
 
