@@ -225,5 +225,5 @@
   });
   ps.on("undo", () => undoCorrection().then(() => ({ ok: true })));
 
-  ps.picker = { open: () => Boolean(picker) };
+  ps.picker = { open: () => Boolean(picker), reachText };
 })();

@@ -104,3 +104,16 @@ test("the site's auto mode on load answers no consent pop-up unless the user ask
   await asked.browser.api.send({ type: "pagesieve.run", mode: "hide" });
   assert.deepEqual(asked.made.map((instance) => instance.config.detectRetries), [10, 0]);
 });
+
+test("the correction's note says how far it reaches, less the pages a hide stays off", () => {
+  const { context } = page();
+  const reachText = context.pagesieve.content.picker.reachText;
+  assert.equal(reachText({ pages: 3, site_pages: 4, anchored: false, stays_off: 0 }),
+    "It reaches 3 of the 4 pages of this site seen so far, and later pages like them.");
+  assert.equal(reachText({ pages: 3, site_pages: 3, anchored: false, stays_off: 2 }),
+    "It reaches 1 of the 3 pages of this site seen so far: on 2 other pages this kind of block held the article, so it stays off them and pages like them.");
+  assert.equal(reachText({ pages: 4, site_pages: 5, anchored: true, stays_off: 1 }),
+    "It reaches 3 of the 5 pages of this site seen so far (where the same text appears): on 1 other page this kind of block held the article, so it stays off it and pages like them.");
+  assert.equal(reachText({ pages: 1, site_pages: 3, anchored: false }),
+    "It reaches this page only: none of the other 2 pages of this site seen so far has it.");
+});
