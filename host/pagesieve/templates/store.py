@@ -29,7 +29,8 @@ Safety:
   :data:`BUSY_TIMEOUT_S`).
 - Each process keeps the libraries it used in memory with the site's ``version``; a version
   changed by another process is noticed inside the write transaction and the library reloaded.
-- The schema is versioned (``PRAGMA user_version``); :data:`MIGRATIONS` bring an older file up to
+- The schema is versioned (``PRAGMA user_version``); :data:`MIGRATIONS`
+  (:mod:`pagesieve.templates.store_schema`) bring an older file up to
   date; a file from a newer pagesieve is refused with :class:`TemplateStoreError`.
 
 Bounds: a site keeps at most :data:`MAX_SITE_ENTRIES` template entries and
@@ -53,6 +54,7 @@ from pagesieve.templates.diff import pack_fingerprints, unpack_fingerprints
 from pagesieve.templates.library import LeafEntry, TemplateLibrary
 from pagesieve.templates.learn import PageSummary, shape_key
 from pagesieve.templates.sst import SiteStyleTree
+from pagesieve.templates.store_schema import MIGRATIONS  # the schema scripts, re-exported for upgrades and tests
 from pagesieve.templates.urls import best_reference, url_key
 
 STORE_FILE = "templates.sqlite3"
@@ -71,62 +73,6 @@ BUSY_TIMEOUT_S = 10.0
 
 _KIND_BATCH = 0
 _KIND_ENTRY = 1
-
-MIGRATIONS: tuple[str, ...] = (
-    # version 1
-    """
-    CREATE TABLE sites (
-        site TEXT PRIMARY KEY,
-        pages INTEGER NOT NULL DEFAULT 0,
-        batch_pages INTEGER NOT NULL DEFAULT 0,
-        version INTEGER NOT NULL DEFAULT 0,
-        last_used REAL NOT NULL,
-        bytes INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE TABLE leaves (
-        site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
-        kind INTEGER NOT NULL,
-        seq INTEGER NOT NULL,
-        tag TEXT NOT NULL,
-        text TEXT NOT NULL,
-        frequency INTEGER NOT NULL,
-        PRIMARY KEY (site, kind, seq)
-    ) WITHOUT ROWID;
-    CREATE TABLE refs (
-        site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
-        url TEXT NOT NULL,
-        seen REAL NOT NULL,
-        fingerprints BLOB NOT NULL,
-        PRIMARY KEY (site, url)
-    ) WITHOUT ROWID;
-    """,
-    # version 2: pages already learned, by a hash of their URL (a page seen again is not
-    # counted again: reloading one article three times must not make it the site's template)
-    """
-    CREATE TABLE visits (
-        site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
-        url_hash BLOB NOT NULL,
-        seen REAL NOT NULL,
-        PRIMARY KEY (site, url_hash)
-    ) WITHOUT ROWID;
-    """,
-    # version 3: per kind of block (a hash of its tag path), the learned pages that held it, so
-    # that a correction can say how far it reaches (issue 54); pages learned before start at 0
-    """
-    CREATE TABLE shapes (
-        site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
-        shape BLOB NOT NULL,
-        pages INTEGER NOT NULL,
-        PRIMARY KEY (site, shape)
-    ) WITHOUT ROWID;
-    """,
-    # version 4: per kind of block, the learned pages on which it held the article (a "hide"
-    # of that kind stays off them); pages learned before count 0
-    """
-    ALTER TABLE shapes ADD COLUMN article INTEGER NOT NULL DEFAULT 0;
-    """,
-)
-"""Schema scripts; script ``k`` takes a store from version ``k`` to ``k + 1``."""
 
 MAX_VISITS = 10000
 """URL hashes of learned pages kept per site (the newest), so that a page seen again is skipped."""
