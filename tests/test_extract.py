@@ -696,3 +696,13 @@ def test_caption_credits_leaves_other_caption_parts_alone():
     assert caption_credits(body) == 1
     out = lxml_html.tostring(body, encoding="unicode")
     assert "Harbour wall at dawn <small" in out and "<b class" in out and '<p class="credit">' in out
+
+
+def test_a_thread_the_page_type_takes_for_an_article_keeps_its_comments_rather_than_nothing(datasets_dir):
+    """wcxb_dev/0575 (lobste.rs): a discussion thread whose posts sit in comment containers; the
+    page-type stage named it an article, so the comment rule dropped the two posts the classifier
+    kept, and the reader was empty (word F1 0.00). With nothing kept outside the comment
+    sections, they stay (:func:`pagesieve.rules.comments.drop_comment_sections`)."""
+    article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "0575")
+    assert "I was originally concerned with implicit clones as well" in article.text
+    assert f1 > 0.4
