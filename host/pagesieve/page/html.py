@@ -12,6 +12,7 @@ from pagesieve.errors import InputError
 from pagesieve.page.decode import decode_html
 from pagesieve.page.formulas import utf8_may_hold_formulas
 from pagesieve.page.model import NODE_ID_ATTR, Page
+from pagesieve.page.streaming import drop_fallbacks, may_stream, place_segments
 
 MAX_PAGE_BYTES = 32 * 1024 * 1024
 """Pages larger than this (32 MiB) are refused with :class:`InputError`.
@@ -146,6 +147,9 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     repaired = close_runaway_title(data)
     if repaired is not None:
         data = repaired
+    streamed = may_stream(data)  # React's streamed parts: pagesieve.page.streaming
+    if streamed:
+        data = drop_fallbacks(data)
     try:
         root = etree.fromstring(data, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
@@ -155,6 +159,8 @@ def parse_html(source: bytes | str, url: str | None = None) -> Page:
     _repair_head(root)
     _unnest_void(root)
     parse_fallback_markup(root)
+    if streamed:
+        place_segments(root)
     page = Page(root=root, url=url, source="html", formulas=formulas)
     if repaired is not None:
         page.warnings.append(_RUNAWAY_TITLE_WARNING)
