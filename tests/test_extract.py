@@ -418,6 +418,18 @@ def test_a_product_page_whose_main_region_a_script_reveals_is_extracted(datasets
     assert f1 > 0.6
 
 
+def test_a_page_its_markup_hides_is_extracted_as_a_browser_shows_it(datasets_dir):
+    """wcxb_dev/4020 (geeksforgeeks.org) sits in one ``visibility:hidden`` wrapper, wcxb_dev/0631
+    (iherb.com) in parts each ``display:none``: a script shows them once loaded. Read as HTML,
+    both came out (nearly) empty: word F1 0.00 and 0.03 (trafilatura 0.93 and 0.78).
+    :func:`pagesieve.page.preprocess.wraps_page`, :func:`~pagesieve.page.preprocess.hides_page`."""
+    article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "4020")
+    assert "Supervised Learning: Trains models on labeled data" in article.text
+    assert f1 > 0.9
+    _article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "0631")
+    assert f1 > 0.4
+
+
 def test_a_page_left_thin_by_the_rules_keeps_the_blocks_scored_near_its_best(datasets_dir):
     """wcxb_dev/2955 (bhphotovideo.com's mirrorless cameras): one block passed the cut, and the
     structure rule dropped it as a list's scrap; every product card scored just under the cut,

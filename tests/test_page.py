@@ -259,11 +259,13 @@ def test_a_hidden_panel_is_kept_only_when_a_control_says_it_expands():
 
 
 def test_a_hidden_part_of_an_article_outside_main_is_still_removed():
-    # Readability's "visibility-hidden" test page: no <main>, so a hidden block is hidden
+    # Readability's "visibility-hidden" test page: no <main>, so a hidden block is hidden (there,
+    # as here, the hidden block holds about half the text: a part of the page, not the page)
+    visible = "The visible paragraph, which a reader sees whatever the scripts do. " * 5
     html = f"""<html><body><article><h1>Lorem</h1><div style="visibility: hidden;"><p>{DESCRIPTION}</p></div>
-    <p>The visible paragraph.</p></article></body></html>"""
+    <p>{visible}</p></article></body></html>"""
     text = "".join(preprocess(parse_html(html)).root.itertext())
-    assert "The visible paragraph." in text and "shopper" not in text
+    assert visible.strip() in text and "shopper" not in text
 
 
 STORY = "Home prices rose in the second quarter for the first time since the housing bust began. "
@@ -406,3 +408,28 @@ def test_the_fallbacks_of_real_pages_leave_no_markup_in_the_text(datasets_dir):
         assert markup in html or markup.replace("<", "&lt;").replace(">", "&gt;") in html, page_id
         assert markup not in text, page_id
         assert len(text) > 500, page_id
+
+
+def test_a_wrapper_that_hides_the_whole_page_is_kept_on_the_html_route():
+    # wcxb_dev/4020 (geeksforgeeks.org): <div style="visibility:hidden;min-height:100vh"> around
+    # the whole page, an anti-flicker wrapper a script shows; read as HTML, the page came out empty
+    html = f"""<html><body><div style="visibility:hidden;min-height:100vh"><header><a href="/">Home</a>
+    <div style="display:none"><p>Sign in to save your progress.</p></div></header>
+    <article><h1>Machine learning</h1><p>{DESCRIPTION}</p></article></div>
+    <footer><p>About us</p></footer></body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert DESCRIPTION.strip() in text and "Machine learning" in text
+    assert "Sign in to save" not in text  # what the wrapper itself hides stays hidden
+
+
+def test_parts_hidden_one_by_one_that_hold_the_page_are_kept_on_the_html_route():
+    # wcxb_dev/0658 (ebay.com): each module in its own <div style="display:none">, shown by a
+    # script as it loads; no one holds the page, together they hold nearly all of it
+    modules = "".join(f'<div id="module{k}" style="display:none"><section><p>Module {k}: {DESCRIPTION}</p></section></div>'
+                      for k in range(4))
+    html = f"<html><body><header><a href='/'>Shop</a></header>{modules}</body></html>"
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert all(f"Module {k}:" in text for k in range(4))
+    # a page whose hidden parts hold less than nearly all of it loses them as before
+    html = f"<html><body><p>{DESCRIPTION}</p><div style='display:none'><p>{DESCRIPTION[:60]} (copy)</p></div></body></html>"
+    assert "(copy)" not in " ".join(preprocess(parse_html(html)).root.itertext())
