@@ -430,6 +430,20 @@ def test_a_page_its_markup_hides_is_extracted_as_a_browser_shows_it(datasets_dir
     assert f1 > 0.4
 
 
+def test_a_block_that_holds_half_the_page_is_kept_when_its_neighbours_are_short(datasets_dir):
+    """wcxb_dev/4367 (emit.digital) lists 19 events as bare text and ``<br>`` in one element of
+    1,200 words between short headings; the context stage scored it 0.38 at the article cut 0.4,
+    and the reader showed the headings alone (F1 0.18, trafilatura 0.95). A half-page link list
+    still goes: readability's ``archive-of-our-own`` ends with a kudos list of user names.
+    :func:`pagesieve.classify.classifier.dominant_blocks`."""
+    article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "4367")
+    assert "NVIDIA GTC (GPU Technology Conference) brings together developers" in article.text
+    assert f1 > 0.9
+    article, f1 = extracted_f1(datasets_dir, "readability", "archive-of-our-own")
+    assert "KuroKitsuneNoYoko" not in article.text
+    assert f1 > 0.9
+
+
 def test_a_page_left_thin_by_the_rules_keeps_the_blocks_scored_near_its_best(datasets_dir):
     """wcxb_dev/2955 (bhphotovideo.com's mirrorless cameras): one block passed the cut, and the
     structure rule dropped it as a list's scrap; every product card scored just under the cut,

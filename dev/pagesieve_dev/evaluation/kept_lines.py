@@ -22,8 +22,9 @@ read the page structure around it: the stage is pagesieve's.
 (:meth:`pagesieve.classify.classifier.BlockClassifier.verdict`; rule ``"context"``: the
 context stage's score above the page's cut, ``"svm-sure-content"``: an SVM decision of at least
 :data:`~pagesieve.classify.classifier.SURE_CONTENT_DECISION`, ``"best-of-page"``: no block passed
-the cut and this one scored within the fallback margin of the best, ``"svm"``: a model without a
-context stage), else the page rule that kept a block the classifier dropped (``"headline"``,
+the cut and this one scored within the fallback margin of the best, ``"dominant"``: a block of
+half the page's text, :func:`~pagesieve.classify.classifier.dominant_blocks`, ``"svm"``: a model
+without a context stage), else the page rule that kept a block the classifier dropped (``"headline"``,
 :func:`pagesieve.rules.headline.headline_block`; ``"structures"``,
 :func:`pagesieve.rules.structures.complete_structures`, which also keeps blocks the classifier
 never judges).
@@ -130,6 +131,8 @@ def keep_reasons(analysis: Analysis, keep: list[bool], model: BlockClassifier) -
                 out[i] = ("classifier", "context", {**evidence, "cut": rounded(cut)})
             elif decision[r] >= SURE_CONTENT_DECISION:
                 out[i] = ("classifier", "svm-sure-content", {**evidence, "cut": SURE_CONTENT_DECISION})
+            elif cut is not None and decision[r] > 0:  # under the cut, kept: dominant_blocks
+                out[i] = ("classifier", "dominant", evidence)
             else:
                 out[i] = ("classifier", "context", evidence)
         else:
