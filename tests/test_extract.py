@@ -97,6 +97,38 @@ def test_a_first_heading_that_repeats_the_title_leaves_the_body_for_the_header()
                                                           "<h3>Storm closes the harbour</h3>").html
 
 
+def test_an_h1_headline_worded_unlike_the_title_is_the_headers():
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+
+    def article(top):
+        return extract(f"""<html><head><title>Harbour shut as the storm nears | The Coast Times</title></head><body>
+        <article>{top}{paragraph}{paragraph}</article></body></html>""")
+
+    # the page's <h1> above the story, worded unlike the <title> written for search engines
+    shown = article("<p><a href='/coast/'>Coast news</a></p><h1>Storm closes the harbour</h1>")
+    assert shown.header[0] == "Storm closes the harbour"
+    assert "Storm closes" not in shown.text and "<h1>" not in shown.html
+    assert shown.metadata.title.startswith("Harbour shut as the storm nears")
+    # an <h2> that is not the title is a section of the article; so is an <h1> after the story began
+    assert "<h2>Storm hits the coast</h2>" in article("<h2>Storm hits the coast</h2>").html
+    late = article(paragraph + "<h1>What the storm left</h1>")
+    assert "What the storm left" in late.text and late.header[0].startswith("Harbour shut")
+    # a paragraph marked up as <h1> is not a headline for the header
+    long_h1 = "It is sometimes easy to forget the people who keep the harbour open in every storm, " * 2
+    assert long_h1.strip() in article(f"<h1>{long_h1}</h1>").text
+
+
+def test_a_real_page_whose_h1_is_not_its_title_shows_one_headline(datasets_dir):
+    """wcxb_dev/0018: ``og:title`` "Need a Change? 7 Vital Tips to Hit the Road in a Rental Car",
+    ``<h1>`` "Need a Change? 7 Vital Tips on How to Rent a Car"; the reader's header showed the
+    first and the body opened with the second. :func:`pagesieve.article.header.headline_h1_block`."""
+    article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "0018")
+    assert article.header[0] == "Need a Change? 7 Vital Tips on How to Rent a Car"
+    assert not article.text.startswith("Need a Change")
+    assert article.text.startswith("If you suddenly get the urge for a new vehicle")
+    assert f1 > 0.95
+
+
 def test_the_headline_under_a_kicker_or_with_the_sites_name_is_the_headers():
     paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
 
