@@ -18,7 +18,8 @@ from lxml import etree
 from pagesieve.blocks.segment import segment
 from pagesieve.page.formulas import normalise_formulas
 from pagesieve.page.html import parse_html
-from pagesieve.page.preprocess import HIDDEN_CLASS, _unshown, preprocess, shown_pieces
+from pagesieve.page.preprocess import preprocess
+from pagesieve.page.visibility import HIDDEN_CLASS, _unshown, shown_pieces
 from pagesieve.blocks.signals import _same_site_article, raw_page_signals, same_site_shares
 
 SHOWN_TEXT_XPATH = etree.XPath(
@@ -45,7 +46,7 @@ def _pages(datasets_dir, names=("wcxb_dev", "dragnet", "readability", "zh_cwced"
 
 
 def _text_length_each(element):
-    """_text_length counted text node by text node from itertext (its plain form): the
+    """text_length counted text node by text node from itertext (its plain form): the
     characters that are not spaces or newlines."""
     return sum(len(t) - t.count(" ") - t.count("\n") for t in element.itertext())
 
@@ -202,7 +203,8 @@ def test_hidden_candidates_hold_every_element_the_hidden_tests_find(pages):
     """Pre-processing tests for hiding only the elements its XPath lets through; on real pages
     they are exactly those of the plain selection (every element with ``hidden``, ``style`` or
     the class token) that the tests find hidden."""
-    from pagesieve.page.preprocess import _MAY_BE_HIDDEN_HTML, _NOT_HIDDEN_TESTED, hidden_copy, is_hidden
+    from pagesieve.page.preprocess import _NOT_HIDDEN_TESTED
+    from pagesieve.page.visibility import _MAY_BE_HIDDEN_HTML, hidden_copy, is_hidden
 
     plain = etree.XPath("descendant-or-self::*[@hidden or @style or "
                         f"contains(concat(' ', normalize-space(@class), ' '), ' {HIDDEN_CLASS} ')]")
@@ -338,7 +340,7 @@ LEAVES_XPATH = etree.XPath("descendant-or-self::*[not(*)]")
 
 
 def test_hidden_candidates_and_disclosures_as_attribute_steps_equal_element_predicates(pages):
-    from pagesieve.page.preprocess import _DISCLOSED, _MAY_BE_HIDDEN_HTML
+    from pagesieve.page.visibility import _DISCLOSED, _MAY_BE_HIDDEN_HTML
 
     found = disclosed = 0
     for name, html, url in pages:
@@ -365,7 +367,7 @@ def test_shown_pieces_as_a_multiset_difference_equal_the_walk(pages):
     """``shown_pieces`` (text nodes less those under the outermost hiding elements) gives the set
     of the walk that counts the hiding elements it is inside, for the body and for subtrees that
     may be hidden themselves."""
-    from pagesieve.page.preprocess import _MAY_BE_HIDDEN_HTML
+    from pagesieve.page.visibility import _MAY_BE_HIDDEN_HTML
 
     subtrees = 0
     for name, html, url in pages:
@@ -405,7 +407,7 @@ def test_text_length_of_the_string_value_is_that_of_itertext(pages):
     """Pre-processing counts text in the XPath string value of an element; the text nodes
     ``itertext`` gives, counted one by one, add up to the same, for the root and for elements
     throughout the sampled pages (scripts, controls and ``<noscript>`` among them)."""
-    from pagesieve.page.preprocess import _text_length
+    from pagesieve.page.visibility import text_length
 
     checked = 0
     for name, html, url in pages:
@@ -413,7 +415,7 @@ def test_text_length_of_the_string_value_is_that_of_itertext(pages):
         elements = [root, *root.iter("script", "style", "noscript", "button", "select", "label", "main")]
         elements += list(root.iter())[::7]
         for element in elements:
-            assert _text_length(element) == _text_length_each(element), name
+            assert text_length(element) == _text_length_each(element), name
             checked += 1
     assert checked > 5000
 

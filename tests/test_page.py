@@ -344,7 +344,7 @@ def test_paragraphs_that_show_nothing_are_removed():
 
 
 def test_readable_length_leaves_out_scripts_styles_and_templates():
-    from pagesieve.page.preprocess import readable_length
+    from pagesieve.page.visibility import readable_length
 
     page = parse_html("""<html><body><main><p>abc def</p><script>var x = 1;</script><style>p { color: red }</style>
     <template><p>in a template</p><script>nested()</script></template></main></body></html>""")

@@ -27,7 +27,7 @@ from pagesieve.page.html import LIBXML_MAX_DEPTH
 from pagesieve.page.limits import MAX_COORD, MAX_ID, SnapshotError, show, type_name
 from pagesieve.page.markup import MarkupBuilder
 from pagesieve.page.model import NODE_ID_ATTR, Box, Layer, NodeStyle, Page
-from pagesieve.page.preprocess import is_hidden, readable_length, revealed_by_script
+from pagesieve.page.visibility import is_hidden, readable_length, revealed_by_script
 
 SNAPSHOT_VERSION = 1
 """The snapshot format version this module writes."""
@@ -780,7 +780,7 @@ def page_to_snapshot(page: Page) -> dict:
 
     Meant for pages parsed from HTML: their elements get no box, and are visible unless their
     inline style or ``hidden`` attribute hides them (all a browser-less reader can tell), the
-    page's main region excepted (:func:`~pagesieve.page.preprocess.revealed_by_script`). Boxes and
+    page's main region excepted (:func:`~pagesieve.page.visibility.revealed_by_script`). Boxes and
     styles are written when ``page`` has them, so a snapshot page round-trips too. As the
     sender does, only :data:`KEPT_ATTRIBUTES` are kept, the contents of
     :data:`CONTENTLESS_TAGS` are left out, comments and processing instructions are skipped
