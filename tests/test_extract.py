@@ -454,7 +454,7 @@ def test_a_page_its_markup_hides_is_extracted_as_a_browser_shows_it(datasets_dir
     """wcxb_dev/4020 (geeksforgeeks.org) sits in one ``visibility:hidden`` wrapper, wcxb_dev/0631
     (iherb.com) in parts each ``display:none``: a script shows them once loaded. Read as HTML,
     both came out (nearly) empty: word F1 0.00 and 0.03 (trafilatura 0.93 and 0.78).
-    :func:`pagesieve.page.preprocess.wraps_page`, :func:`~pagesieve.page.preprocess.hides_page`."""
+    :func:`pagesieve.page.visibility.wraps_page`, :func:`~pagesieve.page.visibility.hides_page`."""
     article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "4020")
     assert "Supervised Learning: Trains models on labeled data" in article.text
     assert f1 > 0.9
@@ -467,7 +467,7 @@ def test_a_block_that_holds_half_the_page_is_kept_when_its_neighbours_are_short(
     1,200 words between short headings; the context stage scored it 0.38 at the article cut 0.4,
     and the reader showed the headings alone (F1 0.18, trafilatura 0.95). A half-page link list
     still goes: readability's ``archive-of-our-own`` ends with a kudos list of user names.
-    :func:`pagesieve.classify.classifier.dominant_blocks`."""
+    :func:`pagesieve.classify.dominant.dominant_blocks`."""
     article, f1 = extracted_f1(datasets_dir, "wcxb_dev", "4367")
     assert "NVIDIA GTC (GPU Technology Conference) brings together developers" in article.text
     assert f1 > 0.9

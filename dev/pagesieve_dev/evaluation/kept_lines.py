@@ -23,7 +23,7 @@ read the page structure around it: the stage is pagesieve's.
 context stage's score above the page's cut, ``"svm-sure-content"``: an SVM decision of at least
 :data:`~pagesieve.classify.classifier.SURE_CONTENT_DECISION`, ``"best-of-page"``: no block passed
 the cut and this one scored within the fallback margin of the best, ``"dominant"``: a block of
-half the page's text, :func:`~pagesieve.classify.classifier.dominant_blocks`, ``"svm"``: a model
+half the page's text, :func:`~pagesieve.classify.dominant.dominant_blocks`, ``"svm"``: a model
 without a context stage), else the page rule that kept a block the classifier dropped (``"headline"``,
 :func:`pagesieve.rules.headline.headline_block`; ``"structures"``,
 :func:`pagesieve.rules.structures.complete_structures`, which also keeps blocks the classifier
