@@ -35,6 +35,7 @@ from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_la
 from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.structures import complete_structures
+from pagesieve.rules.records import complete_records, forum_sure
 from pagesieve.rules.thin import widen_thin_page
 from pagesieve.rules.teasers import drop_teaser_runs
 from pagesieve.rules.unrendered import drop_unrendered_templates
@@ -291,7 +292,7 @@ class _FirstPassReasons:
         return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
-SETTLE_RULES = ("headline", "structures", "comments", "labels", "templates", "notices", "teasers", "credits", "copies")
+SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -299,7 +300,8 @@ leaves each out in turn to measure it)."""
 def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozenset()) -> None:
     """The page rules that follow the classifier's verdicts (:mod:`pagesieve.rules`), in place:
     the headline is kept (:func:`~pagesieve.rules.headline.headline_block`), structures are
-    completed (:func:`~pagesieve.rules.structures.complete_structures`), and comment sections,
+    completed (:func:`~pagesieve.rules.structures.complete_structures`), so are the posts of a
+    forum thread (:func:`~pagesieve.rules.records.complete_records`), and comment sections,
     boilerplate labels and unrendered templates are dropped
     (:func:`~pagesieve.rules.comments.drop_comment_sections`,
     :func:`~pagesieve.rules.labels.drop_boilerplate_labels`,
@@ -317,6 +319,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
             keep[headline] = True
     if "structures" not in skip:
         complete_structures(analysis.blocks, keep, log)
+    if "records" not in skip and forum_sure(analysis.page_type):
+        complete_records(analysis.blocks, keep, analysis.sibling_groups or [], log)
     if "comments" not in skip:
         drop_comment_sections(analysis.blocks, keep, log, forum=is_forum(analysis.page_type))
     if "labels" not in skip:

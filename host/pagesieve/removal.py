@@ -108,15 +108,19 @@ class RemovalLog:
         header: block index -> :class:`Removal` of the blocks the reader article's HTML leaves
             out because its header shows them (the byline line, a heading that repeats the
             title); filled in by :func:`pagesieve.extract.render_article`.
+        kept_by: block index -> the page rule that kept a block the classifier dropped, where
+            that rule says so (:func:`pagesieve.rules.records.complete_records`: ``"records"``),
+            for the kept-noise report's attribution.
     """
 
-    __slots__ = ("reasons", "first_pass", "preprocessed", "header")
+    __slots__ = ("reasons", "first_pass", "preprocessed", "header", "kept_by")
 
     def __init__(self) -> None:
         self.reasons: dict[int, Removal] = {}
         self.first_pass: Callable[[int], Removal | None] | None = None
         self.preprocessed: list | None = None
         self.header: dict[int, Removal] = {}
+        self.kept_by: dict[int, str] = {}
 
     def drop(self, index: int, removal: Removal) -> None:
         """Record that block ``index`` was judged noise for ``removal`` (replaces an earlier one)."""

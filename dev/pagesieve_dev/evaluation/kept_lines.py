@@ -25,7 +25,8 @@ context stage's score above the page's cut, ``"svm-sure-content"``: an SVM decis
 the cut and this one scored within the fallback margin of the best, ``"dominant"``: a block of
 half the page's text, :func:`~pagesieve.classify.dominant.dominant_blocks`, ``"svm"``: a model
 without a context stage), else the page rule that kept a block the classifier dropped (``"headline"``,
-:func:`pagesieve.rules.headline.headline_block`; ``"structures"``,
+:func:`pagesieve.rules.headline.headline_block`; ``"records"``, the posts of a forum thread,
+:func:`pagesieve.rules.records.complete_records`; ``"structures"``,
 :func:`pagesieve.rules.structures.complete_structures`, which also keeps blocks the classifier
 never judges).
 """
@@ -136,7 +137,7 @@ def keep_reasons(analysis: Analysis, keep: list[bool], model: BlockClassifier) -
             else:
                 out[i] = ("classifier", "context", evidence)
         else:
-            out[i] = ("post-rule", "headline" if i == headline else "structures",
+            out[i] = ("post-rule", "headline" if i == headline else analysis.removals.kept_by.get(i, "structures"),
                       {"score": rounded(score[r]), "svm": rounded(decision[r])})
     return out
 
