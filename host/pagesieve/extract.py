@@ -34,6 +34,7 @@ from pagesieve.rules.headline import headline_block
 from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_layers_out
 from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
+from pagesieve.rules.listing import widen_thin_listing
 from pagesieve.rules.structures import complete_structures
 from pagesieve.rules.records import complete_records, forum_sure
 from pagesieve.rules.thin import widen_thin_page
@@ -292,7 +293,7 @@ class _FirstPassReasons:
         return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
-SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies")
+SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies", "listing")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -309,7 +310,9 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     newsletter offers outside the main region, :func:`~pagesieve.rules.notices.drop_notices`, and the
     teaser cards around an article, :func:`~pagesieve.rules.teasers.drop_teaser_runs`, and a
     photo's credit line beside it, :func:`~pagesieve.rules.credits.drop_photo_credits`, and a
-    short line shown twice in a row, :func:`~pagesieve.rules.copies.drop_adjacent_copies`;
+    short line shown twice in a row, :func:`~pagesieve.rules.copies.drop_adjacent_copies`; last,
+    a listing left with its heading alone keeps its grid of items,
+    :func:`~pagesieve.rules.listing.widen_thin_listing`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run."""
     log = analysis.removals
@@ -335,6 +338,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_photo_credits(analysis.blocks, keep, log)
     if "copies" not in skip:
         drop_adjacent_copies(analysis.blocks, keep, log)
+    if "listing" not in skip:
+        widen_thin_listing(analysis.blocks, keep, analysis.sibling_groups or [], analysis.page_type, log)
 
 
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:

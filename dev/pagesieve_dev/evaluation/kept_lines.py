@@ -26,7 +26,8 @@ the cut and this one scored within the fallback margin of the best, ``"dominant"
 half the page's text, :func:`~pagesieve.classify.dominant.dominant_blocks`, ``"svm"``: a model
 without a context stage), else the page rule that kept a block the classifier dropped (``"headline"``,
 :func:`pagesieve.rules.headline.headline_block`; ``"records"``, the posts of a forum thread,
-:func:`pagesieve.rules.records.complete_records`; ``"structures"``,
+:func:`pagesieve.rules.records.complete_records`; ``"listing"``, a listing's grid of items,
+:func:`pagesieve.rules.listing.widen_thin_listing`; ``"structures"``,
 :func:`pagesieve.rules.structures.complete_structures`, which also keeps blocks the classifier
 never judges).
 """
