@@ -1079,10 +1079,7 @@ def _reader_body(page) -> str:
 
 def test_the_reader_shows_a_listing_s_items(chromium_context, run_mode, server, datasets_dir_optional, artifacts):
     """Issue 62 on a live page of wcxb_dev: Amazon's books best-sellers (2922), whose reader
-    showed a heading over nothing, shows its books (:mod:`pagesieve.rules.listing`). (The
-    thread rule, :mod:`pagesieve.rules.records`, does not reach wcxb_dev/0529 live: the
-    page-type stage gives its live snapshot ``forum`` 0.62, under
-    :data:`pagesieve.rules.records.FORUM_SURE`; its HTML 1.00.)"""
+    showed a heading over nothing, shows its books (:mod:`pagesieve.rules.listing`)."""
     import pytest
 
     if datasets_dir_optional is None or not (datasets_dir_optional / "wcxb_dev").is_dir():
@@ -1093,3 +1090,38 @@ def test_the_reader_shows_a_listing_s_items(chromium_context, run_mode, server, 
     assert "A Court of Thorns and Roses 6" in body and "Project Hail Mary" in body, body[:300]
     page.screenshot(path=str(artifacts / "chromium-reader-listing-items.png"))
     page.close()
+
+
+def test_the_reader_shows_a_thread_s_one_line_replies_at_the_thread_s_own_address(chromium_context, run_mode,
+                                                                                 datasets_dir_optional, artifacts):
+    """Issue 62 on a live thread of wcxb_dev (0529, watchuseek.com), served at its own address
+    as the browser would load it: the page-type stage reads the address ("/threads/"), and at
+    the test server's it gave the page ``forum`` 0.62, under
+    :data:`pagesieve.rules.records.FORUM_SURE`. At its own, the one-line replies the
+    classifier dropped are in the reader with the long ones (:mod:`pagesieve.rules.records`)."""
+    import gzip
+
+    import pytest
+
+    if datasets_dir_optional is None or not (datasets_dir_optional / "wcxb_dev").is_dir():
+        pytest.skip("../shared/datasets not found")
+    url = "https://www.watchuseek.com/threads/what-do-you-guys-think-will-be-the-trend-in-the-watch-market-in-2024.5542550/"
+    html = gzip.decompress((datasets_dir_optional / "wcxb_dev" / "pages" / "0529.html.gz").read_bytes())
+
+    def answer(route):  # the page itself; its scripts, styles and images are not on this machine
+        if route.request.url == url:
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
+        else:
+            route.abort()
+
+    chromium_context.route("https://www.watchuseek.com/**", answer)
+    try:
+        page = open_page(chromium_context, url)
+        assert run_mode(page, "reader")["ok"]
+        body = _reader_body(page)
+        assert "In-house movements." in body and "Rolex Daytona and AP Royal Oak." in body, body[:300]
+        assert "I'm predicting a continuation and evolution of current trends" in body
+        page.screenshot(path=str(artifacts / "chromium-reader-thread-replies.png"))
+        page.close()
+    finally:
+        chromium_context.unroute("https://www.watchuseek.com/**", answer)
