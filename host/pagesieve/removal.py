@@ -109,8 +109,9 @@ class RemovalLog:
             out because its header shows them (the byline line, a heading that repeats the
             title); filled in by :func:`pagesieve.extract.render_article`.
         kept_by: block index -> the page rule that kept a block the classifier dropped, where
-            that rule says so (:func:`pagesieve.rules.records.complete_records`: ``"records"``),
-            for the kept-noise report's attribution.
+            that rule says so (:func:`pagesieve.rules.records.complete_records`: ``"records"``,
+            :func:`pagesieve.rules.listing.widen_thin_listing`: ``"listing"``), for the
+            kept-noise report's attribution.
     """
 
     __slots__ = ("reasons", "first_pass", "preprocessed", "header", "kept_by")

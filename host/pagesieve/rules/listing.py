@@ -72,13 +72,13 @@ def _in_chrome(blocks: list[Block], index: int) -> bool:
     return False
 
 
-def item_grid(blocks: list[Block], groups: list[list[int]]) -> list[int] | None:
+def item_grid(blocks: list[Block], groups: list[list[int]], last: list[int]) -> list[int] | None:
     """The page's grid of items: of its runs of look-alike siblings (``groups``:
     :func:`pagesieve.blocks.segment.sibling_groups`), the one with the most text among those of
     :data:`ITEM_MIN_RUN` members or more, at most :data:`ITEM_MAX_LINK_SHARE` of it in links,
     whose median member holds :data:`ITEM_MIN_PARTS` blocks with text, outside the page's
-    chrome (:data:`CHROME_TAGS`); its members' block indices, or ``None``."""
-    last = subtree_ends(blocks)
+    chrome (:data:`CHROME_TAGS`); its members' block indices, or ``None``. ``last``: the
+    page's :func:`~pagesieve.blocks.segment.subtree_ends`."""
     best, best_chars = None, 0
     for members in groups:
         if len(members) < ITEM_MIN_RUN:
@@ -95,10 +95,10 @@ def item_grid(blocks: list[Block], groups: list[list[int]]) -> list[int] | None:
 
 def widen_thin_listing(blocks: list[Block], keep: list[bool], groups: list[list[int]],
                        page_type: np.ndarray | None, log: RemovalLog | None = None) -> int:
-    """Keep, in place, every block with text or an image of the page's :func:`item_grid` when the page-type
-    stage (``page_type``: ``(len(PAGE_TYPES),)`` probabilities, or ``None``: never) names one of
-    :data:`LISTING_TYPES` the likeliest and the kept text is a heading alone
-    (:func:`_thin_heading`). Returns how many blocks it kept; ``log`` notes them as kept by
+    """Keep, in place, every block with text or an image of the page's :func:`item_grid` when
+    the page-type stage (``page_type``: ``(len(PAGE_TYPES),)`` probabilities, or ``None``:
+    never) names one of :data:`LISTING_TYPES` the likeliest and the kept text is a heading
+    alone (:func:`_thin_heading`). Returns how many blocks it kept; ``log`` notes them as kept by
     ``"listing"``.
 
     All pages of the eight datasets (``pagesieve-dev eval --split all``, word F1): 7 change,
@@ -113,10 +113,10 @@ def widen_thin_listing(blocks: list[Block], keep: list[bool], groups: list[list[
         return 0
     if not _thin_heading(blocks, keep):
         return 0
-    grid = item_grid(blocks, groups)
+    last = subtree_ends(blocks)
+    grid = item_grid(blocks, groups, last)
     if grid is None:
         return 0
-    last = subtree_ends(blocks)
     added = 0
     for r in grid:
         for i in range(r, last[r] + 1):
