@@ -11,7 +11,7 @@ import pytest
 from pagesieve_dev.evaluation.metric import prf
 from pagesieve.native.protocol import Host
 from pagesieve.page.html import parse_html
-from pagesieve.page.snapshot import page_to_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 from pagesieve.templates import evidence
 from pagesieve.templates.cold_start import page_hrefs, reference_link
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from pagesieve.page.html import parse_html
-from pagesieve.page.snapshot import page_to_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 from pagesieve.templates.learn import shape_key, summarise
 from pagesieve.templates.store import TemplateStore
 

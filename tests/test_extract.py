@@ -13,7 +13,8 @@ from pagesieve.extract import analyse, extract
 from pagesieve.blocks.features import block_features
 from pagesieve.page.html import FALLBACK_TAGS, parse_html
 from pagesieve.page.preprocess import preprocess
-from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
+from pagesieve.page.snapshot import parse_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 
 URL = "https://hillkitchen.example/posts/sourdough-altitude/"
 

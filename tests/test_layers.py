@@ -13,7 +13,8 @@ from pagesieve.extract import judge_page, render_article
 from pagesieve.page.html import parse_html
 from pagesieve.page.limits import SnapshotError
 from pagesieve.page.model import NODE_ID_ATTR
-from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
+from pagesieve.page.snapshot import parse_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 from pagesieve.rules.layers import hidden_with_layers
 
 VIEWPORT = (1100, 800)

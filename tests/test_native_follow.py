@@ -12,7 +12,7 @@ from pagination_fixtures import STANDFIRST, next_article_story, path_story, quer
 
 from pagesieve.native.protocol import Host
 from pagesieve.page.html import parse_html
-from pagesieve.page.snapshot import page_to_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 
 BASE = "https://coast.example"
 

@@ -14,7 +14,7 @@ import pytest
 
 from pagesieve.native.framing import MAX_REPLY_BYTES, MAX_REQUEST_BYTES, chunk_reply, encode
 from pagesieve.page.html import parse_html
-from pagesieve.page.snapshot import page_to_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 
 URL = "https://hillkitchen.example/posts/sourdough-altitude/"
 

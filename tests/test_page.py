@@ -11,7 +11,8 @@ from pagesieve.page.decode import decode_html, normalise_charset
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import NODE_ID_ATTR
 from pagesieve.page.preprocess import preprocess
-from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
+from pagesieve.page.snapshot import parse_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 
 CHINESE = "中文网页的正文内容，编码检测必须正确。"
 

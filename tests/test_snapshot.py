@@ -37,10 +37,10 @@ from pagesieve.page.snapshot import (
     TAG_RE,
     SnapshotError,
     SnapshotStream,
-    page_to_snapshot,
     parse_snapshot,
     xml_safe_text,
 )
+from pagesieve.page.to_snapshot import page_to_snapshot
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "snapshot.md"
 N_DRAGNET_PAGES = 30

@@ -19,7 +19,8 @@ from lxml import etree
 from pagesieve.page.html import parse_html
 from pagesieve.page.markup import PLAIN_TAG, markup_snapshot
 from pagesieve.page.model import NodeStyle, Page
-from pagesieve.page.snapshot import SnapshotError, SnapshotStream, page_to_snapshot, parse_snapshot
+from pagesieve.page.snapshot import SnapshotError, SnapshotStream, parse_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 from test_snapshot import _dragnet_pages, with_layout  # the first dragnet pages; a box and font on every element
 
 N_PAGES = 30

@@ -14,7 +14,7 @@ own URL, as a reader moving through a site). Each visit is timed in two parts wi
 parses the parts of a snapshot while the browser is still sending them.
 
 By default each page is learned as the host learns it, from a snapshot
-(:func:`~pagesieve.page.snapshot.page_to_snapshot` of the parsed HTML, read back with
+(:func:`~pagesieve.page.to_snapshot.page_to_snapshot` of the parsed HTML, read back with
 :func:`~pagesieve.page.snapshot.parse_snapshot`); its pre-processing reads the rendering the
 snapshot states instead of guessing it from the HTML. ``--html`` times pages parsed from HTML
 instead (what ``pagesieve learn FILE`` does), whose pre-processing has more to guess.
@@ -37,7 +37,8 @@ from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
 from pagesieve_dev.evaluation.results import percentile
 from pagesieve.page.html import parse_html
-from pagesieve.page.snapshot import page_to_snapshot, parse_snapshot
+from pagesieve.page.snapshot import parse_snapshot
+from pagesieve.page.to_snapshot import page_to_snapshot
 from pagesieve.templates.learn import summarise
 from pagesieve.templates.store import TemplateStore
 from pagesieve.table import format_table

@@ -75,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
     from pagesieve.corrections.store import Label, LabelStore
     from pagesieve.native.protocol import Host
     from pagesieve.page.html import parse_html
-    from pagesieve.page.snapshot import page_to_snapshot
+    from pagesieve.page.to_snapshot import page_to_snapshot
 
     base = default_datasets_dir()
     dataset_dir = Path(args.dataset) if Path(args.dataset).is_dir() else (base / args.dataset if base else Path(args.dataset))

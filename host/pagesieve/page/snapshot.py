@@ -4,8 +4,8 @@ The extension's content script serialises the live DOM into the JSON described i
 ``docs/snapshot.md`` (format version :data:`SNAPSHOT_VERSION`) and sends it to this host over
 native messaging. :func:`parse_snapshot` validates it completely and builds the same lxml HTML
 tree type that :func:`~pagesieve.page.html.parse_html` builds, plus the rendered boxes and
-computed styles that only a browser knows. :func:`page_to_snapshot` is the reverse, for tests
-and for tools that have HTML but want to exercise the snapshot route.
+computed styles that only a browser knows. :func:`pagesieve.page.to_snapshot.page_to_snapshot`
+is the reverse, for tests and for tools that have HTML but want to exercise the snapshot route.
 
 Any malformed input raises :class:`SnapshotError` (an :class:`~pagesieve.errors.InputError`,
 exit code 3) naming the node index and the field that broke the schema; no other exception
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
 from typing import Any
 
 import lxml.etree
@@ -27,7 +26,6 @@ from pagesieve.page.html import LIBXML_MAX_DEPTH
 from pagesieve.page.limits import MAX_COORD, MAX_ID, SnapshotError, show, type_name
 from pagesieve.page.markup import MarkupBuilder
 from pagesieve.page.model import NODE_ID_ATTR, Box, Layer, NodeStyle, Page
-from pagesieve.page.visibility import is_hidden, readable_length, revealed_by_script
 
 SNAPSHOT_VERSION = 1
 """The snapshot format version this module writes."""
@@ -767,101 +765,3 @@ def _page(root, boxes, styles, hidden, flattened, cleaned, url, title, viewport,
             "(control characters, lone surrogates); they were replaced (see xml_safe_text)"
         )
     return page
-
-
-def _snapshot_tag(tag: str) -> str:
-    """The ``t`` the sender writes for an element named ``tag``."""
-    tag = tag.lower()
-    return tag if TAG_RE.fullmatch(tag) else PLACEHOLDER_TAG
-
-
-def page_to_snapshot(page: Page) -> dict:
-    """The snapshot a browser would send for ``page`` (format version :data:`SNAPSHOT_VERSION`).
-
-    Meant for pages parsed from HTML: their elements get no box, and are visible unless their
-    inline style or ``hidden`` attribute hides them (all a browser-less reader can tell), the
-    page's main region excepted (:func:`~pagesieve.page.visibility.revealed_by_script`). Boxes and
-    styles are written when ``page`` has them, so a snapshot page round-trips too. As the
-    sender does, only :data:`KEPT_ATTRIBUTES` are kept, the contents of
-    :data:`CONTENTLESS_TAGS` are left out, comments and processing instructions are skipped
-    (their tails are kept), tags that do not match :data:`TAG_RE` become
-    :data:`PLACEHOLDER_TAG`, and text is kept verbatim (not whitespace-collapsed). Each element
-    keeps its node id (:meth:`~pagesieve.page.model.Page.node_id`: its position as parsed for a
-    page parsed from HTML, its ``data-ps-id`` for a snapshot); elements without a usable one get
-    fresh ids above the largest one in the tree.
-
-    ``page.root`` should be the ``<html>`` element (as :func:`parse_html` makes it):
-    :func:`parse_snapshot` refuses a snapshot whose first node is anything else.
-    """
-    root = page.root
-    kept = frozenset(KEPT_ATTRIBUTES)
-    boxes = page.boxes or {}
-    styles = page.styles or {}
-    used: set[int] = set()
-    json_ld_chars = 0
-    positions = page.positions()  # a page parsed from HTML: its ids beside the tree (Page.node_id)
-    given = ((lambda element: None if (n := positions.get(element)) is None else str(n)) if positions is not None
-             else (lambda element: element.get(NODE_ID_ATTR)))
-    for element in root.iter(lxml.etree.Element):
-        value = given(element)
-        if value is not None and value.isascii() and value.isdigit() and int(value) <= MAX_ID:
-            used.add(int(value))
-    next_id = max(used, default=-1) + 1
-    used.clear()
-    ids: dict[Any, int] = {}
-    nodes: list[dict] = []
-    main_chars = cache(readable_length)
-    append = nodes.append
-    walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
-    for event, element in walker:
-        if event == "comment" or event == "pi":
-            # Skipped, but the text after it is kept.
-            if element.tail and element.getparent() is not None:
-                append({"p": ids[element.getparent()], "x": element.tail})
-            continue
-        if event == "start":
-            value = given(element)
-            if value is not None and value.isascii() and value.isdigit() and int(value) not in used and int(value) <= MAX_ID:
-                nid = int(value)
-            else:
-                nid = next_id
-                next_id += 1
-            used.add(nid)
-            ids[element] = nid
-            parent = element.getparent()
-            tag = _snapshot_tag(element.tag)
-            node: dict[str, Any] = {"i": nid, "p": None if parent is None else ids[parent], "t": tag}
-            attrs = {name: value for name, value in element.attrib.items() if name in kept}
-            if attrs:
-                node["a"] = attrs
-            box = boxes.get(nid)
-            if box is not None:
-                node["b"] = [box.x, box.y, box.width, box.height]
-            style = styles.get(nid)
-            if style is None and page.source == "html" and is_hidden(element) and not revealed_by_script(element, main_chars):
-                node["v"] = False  # what checkVisibility() says of display:none / [hidden]
-            if style is not None:
-                if not style.visible:
-                    node["v"] = False
-                if style.font_size is not None:
-                    node["fs"] = style.font_size
-                if style.font_weight is not None:
-                    node["fw"] = style.font_weight
-            append(node)
-            if tag in CONTENTLESS_TAGS:
-                data = element.text if is_json_ld(element) else None
-                if data and len(data) <= JSON_LD_MAX_CHARS and json_ld_chars + len(data) <= JSON_LD_TOTAL_MAX_CHARS:
-                    json_ld_chars += len(data)
-                    append({"p": nid, "x": data})
-                walker.skip_subtree()
-            elif element.text:
-                append({"p": nid, "x": element.text})
-        elif element.tail and element is not root:
-            append({"p": ids[element.getparent()], "x": element.tail})
-    snapshot: dict[str, Any] = {"version": SNAPSHOT_VERSION, "url": page.url, "title": page.title}
-    if page.viewport is not None:
-        snapshot["viewport"] = {"width": page.viewport[0], "height": page.viewport[1]}
-    if page.document_size is not None:
-        snapshot["document"] = {"width": page.document_size[0], "height": page.document_size[1]}
-    snapshot["nodes"] = nodes
-    return snapshot
