@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from html import escape
 from collections.abc import Sequence
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -23,7 +24,8 @@ from lxml import etree
 
 from pagesieve.article.code import clean_code_blocks
 from pagesieve.article.media import best_candidate, caption_credits, embed_figures
-from pagesieve.blocks.segment import BLOCK_TAGS, Block, holds_content
+from pagesieve.article.nesting import CLOSES_PARAGRAPH, block_holders, holds_block, push_links_into_blocks
+from pagesieve.blocks.segment import Block, holds_content
 from pagesieve.page.formulas import restore_formulas
 from pagesieve.page.preprocess import remove_keep_tail
 from pagesieve.page.stash import unstash
@@ -145,11 +147,14 @@ def _between_content(children, position, block_elements, has_content, blocks) ->
     return bool(kept(reversed(children[:position]))) and bool(kept(children[position + 1:]))
 
 
-def _wrap_text_runs(element: etree._Element) -> None:
+def _wrap_text_runs(element: etree._Element, holders: set[etree._Element]) -> None:
     """Wrap runs of text and inline elements directly inside a container into ``<p>`` (the
-    container itself becomes the ``<p>`` when it holds no block; never a ``<details>``)."""
+    container itself becomes the ``<p>`` when it holds no block; never a ``<details>``). An
+    inline element that holds a block counts as one (:func:`pagesieve.article.nesting.holds_block`,
+    ``holders``: its :func:`~pagesieve.article.nesting.block_holders`): in a ``<p>``, the
+    sanitiser's parser would split it into empty paragraphs around the block."""
     children = list(element)
-    if element.tag != "details" and not any(isinstance(c.tag, str) and c.tag in BLOCK_TAGS for c in children):
+    if element.tag != "details" and not any(holds_block(c, holders) for c in children):
         if (element.text and element.text.strip()) or len(element):
             element.tag = "p"
         return
@@ -161,7 +166,7 @@ def _wrap_text_runs(element: etree._Element) -> None:
         current.text = lead
         element.insert(0, current)
     for child in children:
-        if isinstance(child.tag, str) and child.tag in BLOCK_TAGS:
+        if holds_block(child, holders):
             current = None
             tail, child.tail = child.tail, None
             if tail and tail.strip():
@@ -223,19 +228,24 @@ def finish_html(body: etree._Element, url: str | None) -> str:
     (:func:`pagesieve.page.stash.unstash`, :func:`pagesieve.page.formulas.restore_formulas`,
     :func:`pagesieve.article.media.embed_figures`), links to the page itself removed
     (:func:`remove_page_controls`), layout tables unwrapped (:func:`unwrap_layout_tables`),
-    containers to paragraphs, URLs resolved, figure credits set apart
-    (:func:`pagesieve.article.media.caption_credits`), the elements nh3 does not keep
-    unwrapped (:func:`unwrap_unsanitised`), nh3."""
+    links around blocks moved into them (:func:`pagesieve.article.nesting.push_links_into_blocks`),
+    the text runs of containers, and of inline elements that hold blocks
+    (:func:`pagesieve.article.nesting.holds_block`), to paragraphs, URLs resolved, figure
+    credits set apart (:func:`pagesieve.article.media.caption_credits`), the elements nh3 does
+    not keep unwrapped (:func:`unwrap_unsanitised`), nh3."""
     unstash(body)
     clean_code_blocks(body)  # before the layout tables go: gutter tables are read by their classes
     remove_page_controls(body)
     unwrap_layout_tables(body)
-    for element in list(body.iter(*CONTAINER_TAGS, "details")):
+    push_links_into_blocks(body)
+    holders = block_holders(body)
+    for element in [e for e in body.iter() if e.tag in CONTAINER_TAGS or e.tag == "details"
+                    or (e in holders and e.tag not in CLOSES_PARAGRAPH)]:  # inline elements around blocks too
         if element is body:
             continue
-        _wrap_text_runs(element)
+        _wrap_text_runs(element, holders)
     if body.text and body.text.strip():
-        _wrap_text_runs(body)
+        _wrap_text_runs(body, holders)
     for img in body.iter("img"):
         src = _image_source(img)
         if src:
@@ -255,7 +265,7 @@ def finish_html(body: etree._Element, url: str | None) -> str:
         etree.tostring(child, encoding="unicode", method="html") for child in body
     )
     if body.text:
-        raw = body.text + raw
+        raw = escape(body.text, quote=False) + raw  # text, as tostring writes its children's
     return f"<div>{sanitise(raw)}</div>"
 
 
