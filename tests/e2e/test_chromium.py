@@ -1079,7 +1079,10 @@ def _reader_body(page) -> str:
 
 def test_the_reader_shows_a_listing_s_items(chromium_context, run_mode, server, datasets_dir_optional, artifacts):
     """Issue 62 on a live page of wcxb_dev: Amazon's books best-sellers (2922), whose reader
-    showed a heading over nothing, shows its books (:mod:`pagesieve.rules.listing`)."""
+    showed a heading over nothing, shows its books (:mod:`pagesieve.rules.listing`), and no
+    element of the reader's body is empty, as the browser parsed it: the items' links around
+    their blocks had left 288 empty paragraphs and links between them
+    (:mod:`pagesieve.article.nesting`)."""
     import pytest
 
     if datasets_dir_optional is None or not (datasets_dir_optional / "wcxb_dev").is_dir():
@@ -1088,6 +1091,12 @@ def test_the_reader_shows_a_listing_s_items(chromium_context, run_mode, server, 
     assert run_mode(page, "reader")["ok"]
     body = _reader_body(page)
     assert "A Court of Thorns and Roses 6" in body and "Project Hail Mary" in body, body[:300]
+    empty = page.evaluate("""() => [...document.querySelector('pagesieve-reader').shadowRoot
+        .querySelectorAll('article .content *')]
+        .filter(e => !['IMG', 'BR', 'HR', 'TD', 'TH', 'TR'].includes(e.tagName)
+                     && !e.querySelector('img, hr') && !e.textContent.trim())
+        .map(e => e.outerHTML.slice(0, 80))""")
+    assert empty == [], empty[:5]
     page.screenshot(path=str(artifacts / "chromium-reader-listing-items.png"))
     page.close()
 

@@ -74,18 +74,19 @@ def _unwrap(element: etree._Element) -> None:
             parent.text = (parent.text or "") + tail
 
 
-def push_links_into_blocks(body: etree._Element) -> int:
+def push_links_into_blocks(body: etree._Element, holders: set[etree._Element] | None = None) -> int:
     """Move each link under ``body`` that holds blocks inside the innermost blocks it holds, in
     place: ``<a href=X><h4>T</h4><p>L</p></a>`` becomes ``<h4><a href=X>T</a></h4><p><a
     href=X>L</a></p>``, what a reader sees (the whole card is the link) written as a
     paragraph's or a heading's own link. A block that holds a link of its own keeps its content
     as it is (links do not nest, §4.5.1). Text of the link outside its blocks stays, unlinked.
-    Returns how many links moved.
+    ``holders``: :func:`block_holders` of ``body`` (made here if ``None``; still right for
+    ``body`` afterwards). Returns how many links moved.
     """
+    if holders is None:
+        holders = block_holders(body)
     moved = 0
-    for link in list(body.iter("a")):
-        if link is body or next(link.iterdescendants(*CLOSES_PARAGRAPH), None) is None:
-            continue
+    for link in [a for a in body.iter("a") if a in holders and a is not body]:
         first = True
         blocks = _innermost_blocks(link)
         for block in blocks:

@@ -237,8 +237,8 @@ def finish_html(body: etree._Element, url: str | None) -> str:
     clean_code_blocks(body)  # before the layout tables go: gutter tables are read by their classes
     remove_page_controls(body)
     unwrap_layout_tables(body)
-    push_links_into_blocks(body)
     holders = block_holders(body)
+    push_links_into_blocks(body, holders)
     for element in [e for e in body.iter() if e.tag in CONTAINER_TAGS or e.tag == "details"
                     or (e in holders and e.tag not in CLOSES_PARAGRAPH)]:  # inline elements around blocks too
         if element is body:
