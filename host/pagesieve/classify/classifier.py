@@ -318,11 +318,9 @@ class BlockClassifier:
             stage gives none, :func:`pagesieve.extract.model_rows`), is cut at
             :attr:`context_threshold` (:meth:`cut_for`). Training chooses them
             (:func:`pagesieve_dev.training.cuts.type_cuts`), or ``pagesieve-dev type-cut`` gives
-            them: the shipped model cuts the pages taken for collections, listings and product
-            pages, the types whose short items are their content, at 0.3 (dev gate 0.8507 with
-            one cut, 0.8533 with it on collections and listings, 0.8615 against 0.8601 at
-            2026-12-07's HEAD with product pages too), and every other page at 0.4
-            (``models/README.md``, "Two cuts", "Page-type signals" and "Product pages").
+            them: the shipped model cuts the pages taken for collections and listings, the types
+            whose cards are their content, at 0.3 (dev gate 0.8507 with one cut, 0.8533 with it),
+            and every other page at 0.4 (``models/README.md``, "Two cuts" and "Page-type signals").
     """
 
     svm: SvmArrays
