@@ -23,6 +23,7 @@ from pagesieve.classify.model_store import model_for
 from pagesieve.blocks.layout import box_features
 from pagesieve.classify.context import tree_arrays
 from pagesieve.blocks.features import block_features
+from pagesieve.page.base import document_base_url
 from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
@@ -84,6 +85,9 @@ class Analysis:
         rel_next: the ``href`` of the page's ``<link rel="next">`` (read before pre-processing,
             which removes the head's links), or ``None``: where the article's next page may be
             (:func:`next_page`).
+        base_url: the document base URL (:func:`pagesieve.page.base.document_base_url`: the first
+            ``<base href>``, read before pre-processing removes it, else the page's URL), which
+            the article's relative links and images are resolved against.
         hidden_parts: ``(block index, element, Removal)`` of the elements inside kept blocks
             that the user's corrections hide (:func:`pagesieve.corrections.parts.hidden_parts`),
             filled in by :func:`judge_page`.
@@ -104,6 +108,7 @@ class Analysis:
     content_scores: list[float] | None = None
     sibling_groups: list[list[int]] | None = None
     rel_next: str | None = None
+    base_url: str | None = None
     hidden_parts: list = field(default_factory=list)
 
 
@@ -116,6 +121,7 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
     (:attr:`pagesieve.removal.RemovalLog.preprocessed`)."""
     metadata = extract_metadata(page, title_only=title_only)
     rel_next = _rel_next(page.root)
+    base_url = document_base_url(page.root, page.url)  # before pre-processing removes <base>
     raw_signals = raw_page_signals(page.root, page.url) if signals else None  # before pre-processing removes scripts and forms
     removals = RemovalLog()
     layers = find_layers(page)  # before pre-processing drops the empty ones (a backdrop)
@@ -128,7 +134,7 @@ def analyse(page: Page, title_only: bool = False, signals: bool = True, explain:
     groups = sibling_groups(blocks)  # read by the features, the card items and the teaser rule
     candidates, features = block_features(blocks, title, groups)
     return Analysis(page, metadata, blocks, candidates, features, raw_signals=raw_signals, removals=removals, layers=layers,
-                    sibling_groups=groups, rel_next=rel_next)
+                    sibling_groups=groups, rel_next=rel_next, base_url=base_url)
 
 
 def _rel_next(root) -> str | None:
@@ -166,7 +172,7 @@ def next_page(analysis: Analysis, keep: list[bool], seen=(), whole_view: bool = 
 
     comments = [analysis.blocks[i].element for i, r in analysis.removals.reasons.items() if r.rule == "comment-section"]
     return find_next_page(analysis.page.root, analysis.page.url, analysis.rel_next, kept_chars, listing, seen, comments,
-                          whole_view)
+                          whole_view, analysis.base_url)
 
 
 LISTING_PAGE_TYPES = ("listing", "collection")
@@ -462,7 +468,7 @@ def render_article(analysis: Analysis, keep: list[bool]) -> Article:
         analysis.removals.header[i] = Removal("post-rule", rule, {"header": True})
     text = blocks_text(blocks, body_keep)
     body = prune(blocks, body_keep)
-    html = finish_html(body, page.url)
+    html = finish_html(body, page.url, analysis.base_url)
     return Article(
         metadata=meta,
         url=page.url,

@@ -33,6 +33,7 @@ import lxml.etree
 
 from pagesieve.article.model import Metadata
 from pagesieve.blocks.segment import BLOCK_TAGS
+from pagesieve.page.base import document_base_url
 from pagesieve.page.model import Page
 from pagesieve.tokens import tokens
 
@@ -827,11 +828,12 @@ def _lead_image(page: Page, root, meta: dict[str, str], ld: _JsonLd) -> str | No
                 break
     if not url:
         return None
-    if page.url:
-        try:
-            url = urljoin(page.url, url)
-        except ValueError:
-            pass
+    try:
+        base = page.url if urlsplit(url).scheme else document_base_url(root, page.url)  # absolute as a rule
+        if base:
+            url = urljoin(base, url)
+    except ValueError:
+        pass
     return url
 
 
@@ -972,7 +974,8 @@ def extract_metadata(page: Page, title_only: bool = False) -> Metadata:
           ``/YYYY/MM/DD/`` URL path; normalised by :func:`normalize_date`.
         * site_name: ``og:site_name`` > JSON-LD ``publisher.name`` > ``application-name``.
         * lead_image: ``og:image`` > ``twitter:image`` > JSON-LD ``image`` >
-          ``link rel=image_src``; resolved against ``page.url`` with ``urljoin``.
+          ``link rel=image_src``; resolved against the document base URL
+          (:func:`pagesieve.page.base.document_base_url`) with ``urljoin``.
         * language: ``<html lang>`` > ``http-equiv=content-language`` > ``og:locale``
           (``en_US`` -> ``en-US``) > :func:`guess_language` on a body-text sample.
         * description: ``og:description`` > ``meta name=description`` > ``twitter:description``.

@@ -27,8 +27,8 @@ class Metadata:
         byline: author name(s) as shown to readers, or ``None``.
         published: publication date-time as ISO 8601 (``YYYY-MM-DD`` or with time), or ``None``.
         site_name: the publication's name (e.g. ``og:site_name``), or ``None``.
-        lead_image: absolute URL of the lead image (relative URLs resolved against the page
-            URL when it is known), or ``None``.
+        lead_image: absolute URL of the lead image (relative URLs resolved against the document
+            base URL, :func:`pagesieve.page.base.document_base_url`, when it is known), or ``None``.
         language: BCP 47 language tag (``en``, ``zh-CN`` ...), or ``None``.
         description: the page's own summary (``og:description`` / meta description), or ``None``.
     """

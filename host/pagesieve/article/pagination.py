@@ -144,16 +144,17 @@ def page_step(url: str, candidate: str) -> dict | None:
     return None
 
 
-def single_page_version(root: etree._Element, url: str) -> str | None:
+def single_page_version(root: etree._Element, url: str, base: str | None = None) -> str | None:
     """The address of the whole article on one page (or its print version) that the page links
     (:data:`_SINGLE_QUERY`, :data:`_SINGLE_PATH_RE`): the same host and, but for that
-    parameter or last segment, this page's path; else ``None``."""
+    parameter or last segment, this page's path (``url``; its links resolved against ``base``,
+    the document base URL, or ``url`` when ``None``); else ``None``."""
     own = urlsplit(clean_url(url))
     for a in _SINGLE_HINT_LINKS(root):
         href = (a.get("href") or "").strip()
         if href.startswith(("#", "javascript:", "mailto:")):
             continue
-        target = clean_url(urljoin(url, href))
+        target = clean_url(urljoin(base or url, href))
         if not _same_origin(url, target) or target == clean_url(url):
             continue
         t = urlsplit(target)
@@ -247,7 +248,7 @@ def _is(flag: bool | Callable[[], bool]) -> bool:
 
 def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, kept_chars: int,
                    listing: bool | Callable[[], bool] = False, seen: Sequence[str] = (), comment_elements: Sequence = (),
-                   whole_view: bool = True) -> NextPage:
+                   whole_view: bool = True, base: str | None = None) -> NextPage:
     """The next page of the article on this judged page (module docstring).
 
     Args:
@@ -263,6 +264,8 @@ def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, 
             comments, never the article's next page).
         whole_view: look for a single-page version too (:func:`single_page_version`); a crawl,
             which reads no other page, does not.
+        base: the document base URL (:func:`pagesieve.page.base.document_base_url`) the page's
+            links are resolved against; ``None``: ``url``.
 
     Every link that names a page number (:func:`_numbered`) or is a page step away
     (:func:`page_step`) is a candidate; a candidate is not followed, with its rule, when it
@@ -278,7 +281,8 @@ def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, 
     """
     if not url:
         return NextPage(None, "no-address")
-    single = single_page_version(root, url) if whole_view else None
+    base = base or url
+    single = single_page_version(root, url, base) if whole_view else None
     if not rel_next and not _has_number_link(root):
         # no rel=next and no link whose text is a page number: no pager and no next number, so
         # no link can be followed (the page's other links are not looked at)
@@ -290,23 +294,24 @@ def find_next_page(root: etree._Element, url: str | None, rel_next: str | None, 
     in_comments = set()
     for element in comment_elements:
         in_comments.update(element.iter("a"))
-    found, not_followed = _judge_candidates(_candidates(root, url, rel_next), here, done, in_comments)
+    found, not_followed = _judge_candidates(_candidates(root, base, rel_next), here, done, in_comments)
     return _choose(found, not_followed, kept_chars, listing, single)
 
 
-def _candidates(root: etree._Element, url: str,
+def _candidates(root: etree._Element, base: str,
                 rel_next: str | None) -> list[tuple[str, str, str, etree._Element | None]]:
-    """The links of the page that could name its next page, in page order after ``rel=next``:
+    """The links of the page that could name its next page, in page order after ``rel=next``
+    (resolved against ``base``, the document base URL):
     ``(address, link text, how, anchor)``, ``how`` being ``rel-next`` (its anchor ``None``) or
     ``link``; only links whose address holds a digit (one naming a page number) are read."""
     candidates: list[tuple[str, str, str, etree._Element | None]] = []
     if rel_next:
-        candidates.append((urljoin(url, rel_next.strip()), "", "rel-next", None))
+        candidates.append((urljoin(base, rel_next.strip()), "", "rel-next", None))
     for a in _NUMBERED_LINKS(root):  # an address without a digit names no page number
         href = (a.get("href") or "").strip()
         if not href or href.startswith(("#", "javascript:", "mailto:")):
             continue
-        candidates.append((urljoin(url, href), " ".join("".join(a.itertext()).split()), "link", a))
+        candidates.append((urljoin(base, href), " ".join("".join(a.itertext()).split()), "link", a))
     return candidates
 
 

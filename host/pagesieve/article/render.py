@@ -5,8 +5,8 @@ blocks that enclose content lose their own text and inline elements but keep the
 content blocks, so lists, tables, figures and ``pre`` keep their structure. Containers that
 hold text directly (``div``, ``section`` ...) become paragraphs, so that sanitising (which
 unwraps tags it does not allow) cannot glue two paragraphs together. Images get their real
-source from lazy-loading attributes, and relative URLs are resolved against the page URL
-(HTML Living Standard §2.4 "URLs": ``urljoin`` with the document base URL).
+source from lazy-loading attributes, and relative URLs are resolved against the document base
+URL (HTML Living Standard §2.4 "URLs": ``urljoin`` with :func:`pagesieve.page.base.document_base_url`).
 
 Sanitising is nh3 (the ammonia HTML sanitiser) with an allow-list of tags and attributes.
 """
@@ -223,7 +223,7 @@ def remove_page_controls(body: etree._Element) -> int:
     return len(doomed)
 
 
-def finish_html(body: etree._Element, url: str | None) -> str:
+def finish_html(body: etree._Element, url: str | None, base: str | None = None) -> str:
     """Sanitised HTML of the pruned ``body``: the formulas and players kept aside put back
     (:func:`pagesieve.page.stash.unstash`, :func:`pagesieve.page.formulas.restore_formulas`,
     :func:`pagesieve.article.media.embed_figures`), links to the page itself removed
@@ -232,7 +232,10 @@ def finish_html(body: etree._Element, url: str | None) -> str:
     the text runs of containers, and of inline elements that hold blocks
     (:func:`pagesieve.article.nesting.holds_block`), to paragraphs, URLs resolved, figure
     credits set apart (:func:`pagesieve.article.media.caption_credits`), the elements nh3 does
-    not keep unwrapped (:func:`unwrap_unsanitised`), nh3."""
+    not keep unwrapped (:func:`unwrap_unsanitised`), nh3. Relative addresses are resolved against
+    ``base``, the document base URL (:func:`pagesieve.page.base.document_base_url`), or the page's
+    ``url`` when it is ``None``; a link to a place in the article is one to ``url``."""
+    base = base or url
     unstash(body)
     clean_code_blocks(body)  # before the layout tables go: gutter tables are read by their classes
     remove_page_controls(body)
@@ -249,16 +252,16 @@ def finish_html(body: etree._Element, url: str | None) -> str:
     for img in body.iter("img"):
         src = _image_source(img)
         if src:
-            img.set("src", urljoin(url, src) if url else src)
+            img.set("src", urljoin(base, src) if base else src)
     restore_formulas(body)
-    embed_figures(body, url)
+    embed_figures(body, base)
     caption_credits(body)  # before the classes go: they name the credits
     article_classes(body)
-    if url:
+    if base:
         for a in body.iter("a"):
             href = a.get("href")
             if href:
-                a.set("href", urljoin(url, href.strip()))
+                a.set("href", urljoin(base, href.strip()))
     link_within_article(body, url)
     unwrap_unsanitised(body)
     raw = "".join(
