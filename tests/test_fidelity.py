@@ -179,6 +179,16 @@ def test_table_spans_stay_in_html_and_are_flattened_in_markdown() -> None:
     assert rows[5] == "|  | 19:20 | 4.5 m | no second low water | |"
 
 
+def test_a_table_with_header_cells_stays_a_table_whatever_its_cells_hold() -> None:
+    """A comparison whose cells hold paragraphs and lists is data (its row names are header
+    cells); a ``role="presentation"`` table is layout, its cells paragraphs."""
+    found = article("table-blocks")
+    assert "<th>Pros</th><td><ul><li>Accurate to ten minutes</li>" in found.html
+    assert "| Pros | - Accurate to ten minutes - Easy to set | - Handsome - Quiet | - Cheap |" in found.markdown
+    assert "<p>Our tests are paid for by readers, never by makers.</p><p>Prices are those" in found.html
+    assert "\nOur tests are paid for by readers, never by makers.\n\nPrices are those" in found.markdown
+
+
 def test_fidelity_report_counts_what_the_main_content_holds_and_the_article_keeps(tmp_path: Path) -> None:
     """The report on a dataset made of fixture pages whose truth is their article's HTML as text."""
     dataset = tmp_path / "fixtures"
