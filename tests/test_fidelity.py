@@ -184,7 +184,8 @@ def test_a_table_with_header_cells_stays_a_table_whatever_its_cells_hold() -> No
     cells); a ``role="presentation"`` table is layout, its cells paragraphs."""
     found = article("table-blocks")
     assert "<th>Pros</th><td><ul><li>Accurate to ten minutes</li>" in found.html
-    assert "| Pros | - Accurate to ten minutes - Easy to set | - Handsome - Quiet | - Cheap |" in found.markdown
+    assert "| Pros | - Accurate to ten minutes<br>- Easy to set | - Handsome<br>- Quiet | - Cheap |" in found.markdown
+    assert "| Price | £89<br>Sold by the chandlery | £140 | £35 |" in found.markdown  # a cell on one row
     assert "<p>Our tests are paid for by readers, never by makers.</p><p>Prices are those" in found.html
     assert "\nOur tests are paid for by readers, never by makers.\n\nPrices are those" in found.markdown
 

@@ -158,6 +158,14 @@ def mathml_tex(el) -> str:
     return "".join(parts)
 
 
+def _cell_lines(text: str) -> str:
+    """A table cell's Markdown on one line, as a GFM table row needs it: its paragraphs, list
+    items and hard breaks joined by ``<br>`` (GitHub Flavored Markdown §4.10 allows inline HTML
+    in a cell), where markdownify joined them with spaces ("£89 Sold by the chandlery", "- Easy
+    to set - Quiet")."""
+    return "<br>".join(line.strip() for line in text.strip().split("\n") if line.strip())
+
+
 class ArticleConverter(MarkdownConverter):
     """markdownify's converter with the conversions of the module docstring."""
 
@@ -177,6 +185,17 @@ class ArticleConverter(MarkdownConverter):
         if display:
             return f"\n\n$$\n{tex}\n$$\n\n"
         return f"${tex}$"
+
+    def convert_p(self, el, text, parent_tags):
+        if "td" in parent_tags or "th" in parent_tags:  # a paragraph of a cell: a line of it
+            return "\n" + text.strip() + "\n"
+        return super().convert_p(el, text, parent_tags)
+
+    def convert_td(self, el, text, parent_tags):
+        return super().convert_td(el, _cell_lines(text), parent_tags)
+
+    def convert_th(self, el, text, parent_tags):
+        return super().convert_th(el, _cell_lines(text), parent_tags)
 
     def convert_kbd(self, el, text, parent_tags):
         return f"<kbd>{html.escape(el.get_text())}</kbd>" if el.get_text().strip() else ""
