@@ -26,7 +26,7 @@ when it is at an end of the page). The page is read as HTML, scripts and style s
   ``<code class="language-X">`` in a ``<pre>``.
 * ``image``: ``<img>`` with a source that is not a placeholder or tracking pixel, and not the
   fallback picture of a formula; output ``<img>``.
-* ``table``: data tables (:func:`pagesieve.article.render.is_layout_table` false, two rows or
+* ``table``: data tables (:func:`pagesieve.article.tables.is_layout_table` false, two rows or
   more); output ``<table>``.
 * ``embed``: player frames of known hosts (:func:`pagesieve.page.embeds.embed_of`) and
   ``<video>``/``<audio>`` with a source, decorative videos left out
@@ -61,7 +61,7 @@ from lxml import html as lxml_html
 
 from pagesieve.article.code import CODE_TABLES, GUTTER_CLASSES, WRAPPER_DEPTH, code_language
 from pagesieve.article.media import decorative_video
-from pagesieve.article.render import is_layout_table
+from pagesieve.article.tables import is_layout_table
 from pagesieve_dev.evaluation.args import positive_int, resolve_dataset_dir
 from pagesieve_dev.evaluation.datasets import Dataset, default_datasets_dir, load_dataset, read_page, read_truth
 from pagesieve.errors import PagesieveError

@@ -23,7 +23,7 @@ from lxml import etree
 from lxml import html as lxml_html
 from markdownify import MarkdownConverter
 
-from pagesieve.article.render import unwrap_layout_tables
+from pagesieve.article.tables import unwrap_layout_tables
 from pagesieve.page.formulas import TEX_ENCODINGS
 
 MAX_SPAN = 1000
@@ -226,7 +226,7 @@ def _code_language(pre) -> str | None:
 def html_to_markdown(html_text: str) -> str:
     """Markdown of sanitised article HTML (ATX headings, ``-`` bullets, see the module
     docstring). Layout tables become paragraphs first
-    (:func:`~pagesieve.article.render.unwrap_layout_tables`); data tables stay tables."""
+    (:func:`~pagesieve.article.tables.unwrap_layout_tables`); data tables stay tables."""
     if "<table" in html_text:
         fragment = lxml_html.fragment_fromstring(html_text, create_parent="div")
         changed = unwrap_layout_tables(fragment)
