@@ -387,7 +387,7 @@ def test_byline_windows_equal_their_parenthesised_xpaths(pages):
     """The byline windows: a position predicate on the step of a forward axis counts as one on
     the parenthesised node set, and the first preceding elements read from the document's start
     are those of ``(preceding::*)[position()<=N]``, for every heading of the sampled pages."""
-    from pagesieve.article import metadata as md
+    from pagesieve.article import byline as md
 
     following = etree.XPath(f"(following::*)[position()<={md._BYLINE_WINDOW_AFTER}]")
     preceding = etree.XPath(f"(preceding::*)[position()<={md._BYLINE_WINDOW_BEFORE}]")

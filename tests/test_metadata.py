@@ -11,7 +11,10 @@ import json
 
 import pytest
 
-from pagesieve.article.metadata import clean_title, extract_metadata, guess_language, normalize_date
+from pagesieve.article.dates import normalize_date
+from pagesieve.article.language import guess_language
+from pagesieve.article.metadata import extract_metadata
+from pagesieve.article.titles import clean_title
 from pagesieve.article.model import Metadata
 from pagesieve.page.html import parse_html
 

@@ -31,7 +31,7 @@ Where each cue comes from:
   call to follow, download or listen).
 - **Text**: an e-mail address (:data:`pagesieve.blocks.signals.EMAIL_RE`), a social handle
   (``@name``), the copyright sign, a slide counter (``3 / 8``, ``3 of 8``), a date alone on
-  its line (:func:`pagesieve.article.metadata.normalize_date`), the page's own title (the
+  its line (:func:`pagesieve.article.dates.normalize_date`), the page's own title (the
   ``title_like`` test of :mod:`pagesieve.blocks.features`, seed 001 §2.2.2) and the authors'
   names of the byline (:func:`author_names`) as the metadata found them (:func:`pagesieve.article.metadata.extract_metadata`), and the byline
   openers of :func:`pagesieve.blocks.signals.is_byline` (by / von / par / por).
@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from pagesieve.article.metadata import normalize_date
+from pagesieve.article.dates import normalize_date
 from pagesieve.article.model import Metadata
 from pagesieve.blocks.segment import Block
 from pagesieve.blocks.signals import EMAIL_RE, card_items, is_byline, same_site_shares

@@ -17,7 +17,7 @@ from itertools import islice
 
 from lxml import etree
 
-from pagesieve.article.metadata import normalize_date
+from pagesieve.article.dates import normalize_date
 from pagesieve.blocks.segment import HEADING_TAGS, Block
 from pagesieve.tokens import tokens
 
@@ -289,9 +289,9 @@ _DATELINE_WORDS = frozenset(
     bst cet cest ist""".split()
 )
 """The words a dateline holds besides numbers: English month and weekday names (what
-:func:`~pagesieve.article.metadata.normalize_date` reads in text), "updated" / "published" /
+:func:`~pagesieve.article.dates.normalize_date` reads in text), "updated" / "published" /
 "posted", a.m. and p.m., the common time zones. A date written with 年 月 日 is not one
-:func:`~pagesieve.article.metadata.normalize_date` reads, so no such line is a dateline here."""
+:func:`~pagesieve.article.dates.normalize_date` reads, so no such line is a dateline here."""
 
 _WORD_RE = re.compile(r"[^\W\d_]+")
 
@@ -310,7 +310,7 @@ def dateline_block(blocks: list[Block], keep: list[bool], published: str | None)
 
     It is one of the first :data:`BYLINE_LOOKAHEAD` content blocks, holds at most
     :data:`DATELINE_MAX_CHARS` characters, its text gives a date
-    (:func:`~pagesieve.article.metadata.normalize_date`) within :data:`DATELINE_DAYS` of
+    (:func:`~pagesieve.article.dates.normalize_date`) within :data:`DATELINE_DAYS` of
     ``published``, and it says nothing but the date: every word is a month, a weekday, a time
     of day or zone, or "updated" / "published" / "posted" (:data:`_DATELINE_WORDS`), so a line
     that names a person or a place stays ("By Ann Lee, May 21, 2007" is the byline's,
