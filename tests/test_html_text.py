@@ -5,7 +5,7 @@ is never empty when the text is not").
 as HTML and the title alone as Markdown, while their text held 700 to 1,900 words: nh3 removes an
 element named like an SVG or MathML element with all its content
 (:func:`pagesieve.article.render.unwrap_unsanitised`). The check over the datasets is
-:func:`pagesieve_dev.evaluation.fidelity.dataset_html_text` (``pagesieve-dev html-text``).
+:func:`pagesieve_dev.evaluation.html_text.dataset_html_text` (``pagesieve-dev html-text``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from lxml import etree
 from pagesieve.article.render import ALLOWED_TAGS, finish_html, unwrap_unsanitised
 from pagesieve.extract import extract
 from pagesieve.tokens import tokens
-from pagesieve_dev.evaluation import fidelity
+from pagesieve_dev.evaluation import html_text
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page
 
 PARAGRAPH = "The council met on Tuesday to argue over the budget of the harbour, the schools and the roads. " * 4
@@ -35,7 +35,7 @@ def _page(inner: str) -> str:
 def test_a_page_wrapped_in_a_text_element_before_its_doctype_keeps_its_html_and_markdown():
     """The portal pages of issue 62: ``<text id=...>`` around the whole document."""
     page = f'<text id="portal-0001">{_page(f"<article>{ARTICLE}</article>")}</text>'
-    expected, held = fidelity.page_html_text(page, "https://portal.example/news/1")
+    expected, held = html_text.page_html_text(page, "https://portal.example/news/1")
     assert expected > 150 and held == expected
     article = extract(page, url="https://portal.example/news/1")
     assert article.html.count("<p>") == 3
@@ -50,7 +50,7 @@ def test_a_page_wrapped_in_a_text_element_before_its_doctype_keeps_its_html_and_
     "news-article", "xmp", "plaintext", "template-like", "fb:post",
 ])
 def test_whatever_wraps_the_article_its_html_holds_its_text(tag: str):
-    expected, held = fidelity.page_html_text(_page(f"<article><{tag} class='story'>{ARTICLE}</{tag}></article>"), "https://portal.example/a")
+    expected, held = html_text.page_html_text(_page(f"<article><{tag} class='story'>{ARTICLE}</{tag}></article>"), "https://portal.example/a")
     assert expected > 150 and held == expected, tag
 
 
@@ -77,25 +77,25 @@ def test_unwrapping_gives_the_html_that_nh3_gave_where_it_unwrapped_the_tag_itse
 
 
 def test_html_tokens_separate_blocks_and_join_inline_elements():
-    assert fidelity.html_tokens("<div><p>one<b>two</b></p><p>three</p>four<br>five</div>") == [
+    assert html_text.html_tokens("<div><p>one<b>two</b></p><p>three</p>four<br>five</div>") == [
         "onetwo", "three", "four", "five"]
-    assert fidelity.html_tokens("<div><p>wor<b>ds</b></p><p>next</p><ul><li>a</li><li>b</li></ul></div>") == [
+    assert html_text.html_tokens("<div><p>wor<b>ds</b></p><p>next</p><ul><li>a</li><li>b</li></ul></div>") == [
         "words", "next", "a", "b"]
-    assert fidelity.html_tokens("") == []
+    assert html_text.html_tokens("") == []
 
 
 def test_text_in_html_counts_tokens_as_multisets_less_the_header():
-    assert fidelity.text_in_html("<div><p>b c</p></div>", "Title\na b c c", header="Title") == (4, 2)
+    assert html_text.text_in_html("<div><p>b c</p></div>", "Title\na b c c", header="Title") == (4, 2)
     # a word the text glues at a line break is no word the HTML lost (cleaneval final_151)
-    assert fidelity.text_in_html("<div><p><b>Sunil Gavaskar</b><br><br>Gavaskar decided</p></div>",
+    assert html_text.text_in_html("<div><p><b>Sunil Gavaskar</b><br><br>Gavaskar decided</p></div>",
                                  "Sunil GavaskarGavaskar decided") == (3, 3)
-    assert fidelity.holds_less(4, 2) and not fidelity.holds_less(10, 9) and not fidelity.holds_less(0, 0)
+    assert html_text.holds_less(4, 2) and not html_text.holds_less(10, 9) and not html_text.holds_less(0, 0)
 
 
 def test_wrap_page_puts_one_element_around_the_doctype():
-    assert fidelity.wrap_page("<!DOCTYPE html><html></html>", "text") == '<text id="pagesieve-wrap"><!DOCTYPE html><html></html></text>'
+    assert html_text.wrap_page("<!DOCTYPE html><html></html>", "text") == '<text id="pagesieve-wrap"><!DOCTYPE html><html></html></text>'
     with pytest.raises(ValueError):
-        fidelity.wrap_page("", "a b")
+        html_text.wrap_page("", "a b")
 
 
 def test_the_html_text_command_prints_pages_checked_and_pages_that_hold_less(tmp_path: Path, capsys):
@@ -144,21 +144,21 @@ def _datasets(datasets_dir: Path) -> list:
 def test_the_html_holds_the_text_on_every_dataset(datasets_dir: Path):
     """The pages known to hold such markup and every :data:`SAMPLE_STEP`-th page of every dataset
     (a deterministic sample: all 4,783 take minutes; ``pagesieve-dev html-text`` runs them all):
-    no page's HTML holds less than :data:`~pagesieve_dev.evaluation.fidelity.HTML_TEXT_SHARE` of
+    no page's HTML holds less than :data:`~pagesieve_dev.evaluation.html_text.HTML_TEXT_SHARE` of
     its text's tokens."""
     for dataset in _datasets(datasets_dir):
         ids = list(dict.fromkeys([*(i for i in KNOWN.get(dataset.name, []) if i in dataset), *dataset.ids[::SAMPLE_STEP]]))
-        result = fidelity.dataset_html_text(dataset, ids)
+        result = html_text.dataset_html_text(dataset, ids)
         assert result["failed"] == [] and result["pages"] == len(ids), dataset.name
         assert result["less_ids"] == [], dataset.name
 
 
 def test_the_html_holds_the_text_of_dataset_pages_wrapped_in_a_text_element(datasets_dir: Path):
     """Every ``4 * SAMPLE_STEP``-th page of every dataset, wrapped as the portal pages were
-    (:func:`~pagesieve_dev.evaluation.fidelity.wrap_page`): before the repair, 4,767 of the 4,783
+    (:func:`~pagesieve_dev.evaluation.html_text.wrap_page`): before the repair, 4,767 of the 4,783
     pages held less (``pagesieve-dev html-text --wrap text``)."""
     for dataset in _datasets(datasets_dir):
-        result = fidelity.dataset_html_text(dataset, dataset.ids[::4 * SAMPLE_STEP], wrap="text")
+        result = html_text.dataset_html_text(dataset, dataset.ids[::4 * SAMPLE_STEP], wrap="text")
         assert result["less_ids"] == [], dataset.name
 
 
@@ -167,6 +167,6 @@ def test_a_wrapped_dataset_page_has_the_text_and_html_of_the_page_unwrapped(data
     dataset = load_dataset(datasets_dir / "big9") if (datasets_dir / "big9").is_dir() else pytest.skip("no big9")
     page = read_page(dataset, dataset.ids[0])
     url = dataset.record(dataset.ids[0]).url
-    plain, wrapped = extract(page, url=url), extract(fidelity.wrap_page(page, "text"), url=url)
+    plain, wrapped = extract(page, url=url), extract(html_text.wrap_page(page, "text"), url=url)
     assert wrapped.text == plain.text
-    assert fidelity.html_tokens(wrapped.html) == fidelity.html_tokens(plain.html)
+    assert html_text.html_tokens(wrapped.html) == html_text.html_tokens(plain.html)
