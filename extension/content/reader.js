@@ -50,7 +50,7 @@
       .page-mark::before, .page-mark::after { content: ""; flex: 1; border-top: 1px solid currentColor; opacity: .5; }
       img, figure { max-width: 100%; height: auto; }
       pre { white-space: pre; overflow-x: auto; font-size: .85em; }
-      table { border-collapse: collapse; } td, th { border: 1px solid rgba(127,127,127,.4); padding: .2em .4em; }
+      table { border-collapse: collapse; display: block; width: max-content; max-width: 100%; overflow-x: auto; } td, th { border: 1px solid rgba(127,127,127,.4); padding: .2em .4em; }
       kbd { font: .85em ui-monospace, monospace; border: 1px solid rgba(127,127,127,.5); border-radius: 3px; padding: 0 .25em; }
       figure.embed a::before { content: "\\25B6\\FE0E  "; }
       math[display="block"] { margin: .8em 0; }
@@ -59,6 +59,7 @@
         .page { position: static; overflow: visible; background: none; color: #000; }
         .bar { display: none; }
         article { max-width: none; margin: 0; padding: 0; font-size: 12pt; }
+        table { display: table; width: auto; max-width: none; overflow: visible; }
         a { color: inherit; }
       }`;
   }

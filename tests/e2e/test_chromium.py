@@ -1101,6 +1101,40 @@ def test_the_reader_shows_a_listing_s_items(chromium_context, run_mode, server, 
     page.close()
 
 
+def test_the_reader_shows_a_wide_comparison_table_scrolling_within_the_column(chromium_context, run_mode, server,
+                                                                            datasets_dir_optional, artifacts):
+    """Issue 62 on a live page of wcxb_dev: techgearlab.com's toothbrushes (4835) compare 13
+    products in a table whose rows are named by header cells and whose cells hold lists
+    (:func:`pagesieve.article.tables.is_layout_table`). The reader shows it as a table, row
+    names beside their values, and the table scrolls sideways within the article's column: the
+    reader itself does not."""
+    import pytest
+
+    if datasets_dir_optional is None or not (datasets_dir_optional / "wcxb_dev").is_dir():
+        pytest.skip("../shared/datasets not found")
+    page = open_page(chromium_context, f"{server}/ds/wcxb_dev/4835/")
+    assert run_mode(page, "reader")["ok"]
+    found = page.evaluate("""() => {
+        const root = document.querySelector('pagesieve-reader').shadowRoot;
+        const table = [...root.querySelectorAll('article .content table')]
+            .find((t) => [...t.querySelectorAll('th')].some((th) => th.textContent.trim() === 'Pros'));
+        const scroller = root.querySelector('.page');
+        const column = root.querySelector('article').getBoundingClientRect();
+        if (!table) return null;
+        const row = [...table.querySelectorAll('tr')].find((tr) => tr.querySelector('th') && tr.querySelector('th').textContent.trim() === 'Pros');
+        table.scrollIntoView();
+        return {cells: row.querySelectorAll('td').length, pageOverflow: scroller.scrollWidth - scroller.clientWidth,
+                tableWidth: table.getBoundingClientRect().width, columnWidth: column.width,
+                tableScrolls: table.scrollWidth > table.clientWidth};
+    }""")
+    assert found is not None, "no table with a 'Pros' row in the reader"
+    assert found["cells"] >= 4, found
+    assert found["pageOverflow"] <= 1 and found["tableWidth"] <= found["columnWidth"] + 1, found
+    assert found["tableScrolls"], found
+    page.screenshot(path=str(artifacts / "chromium-reader-comparison-table.png"))
+    page.close()
+
+
 def test_the_reader_shows_a_thread_s_one_line_replies_at_the_thread_s_own_address(chromium_context, run_mode,
                                                                                  datasets_dir_optional, artifacts):
     """Issue 62 on a live thread of wcxb_dev (0529, watchuseek.com), served at its own address
