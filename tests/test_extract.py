@@ -184,6 +184,32 @@ def test_the_headline_under_a_breadcrumb_ending_in_it_or_in_a_div_is_the_headers
     assert "Storm closes" not in shown.text and "Storm closes" not in shown.html
 
 
+def test_the_headline_inside_a_header_block_with_a_long_standfirst_is_the_headers():
+    """A ``<header>`` whose own text (a section name, a standfirst) stands around its ``<h1>``:
+    the block's text, read as one run, comes before the headline in document order, and was
+    taken for the story's start (wcxb_dev/0153 read live showed its title twice)."""
+    from pagesieve.article.header import split_header
+    from pagesieve.blocks.segment import segment
+
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+    standfirst = ("The global bakery-cafe chain's North America division is positioning for ambitious growth "
+                  "beyond the U.S. and Canada. By Lisa Jennings on Dec. 19, 2025")
+    html = f"""<html><head><title>Paris Baguette wants to be America's neighborhood bakery</title></head><body>
+    <article><header><a href="/operations">Operations</a><h1>Paris Baguette wants to be America's neighborhood bakery</h1>
+    {standfirst}</header>{paragraph}{paragraph}</article></body></html>"""
+    blocks = segment(parse_html(html).root)
+    keep = [b.chars > 0 for b in blocks]
+    body, header, rules = split_header(blocks, keep, "Paris Baguette wants to be America's neighborhood bakery", None, None)
+    h1 = next(b.index for b in blocks if b.tag == "h1")
+    assert rules.get(h1) == "title-in-header" and not body[h1]
+    assert header == ["Paris Baguette wants to be America's neighborhood bakery"]
+    # a long block that does not hold the headline still ends the search: the story has begun
+    html = html.replace("<header>", f"<div><p>{standfirst} {standfirst}</p></div><header>")
+    blocks = segment(parse_html(html).root)
+    keep = [b.chars > 0 for b in blocks]
+    assert split_header(blocks, keep, "Paris Baguette wants to be America's neighborhood bakery", None, None)[2] == {}
+
+
 def test_the_reader_of_a_real_page_shows_the_headline_once(datasets_dir):
     """big9's 2005_angelina_1 (Fox News): under the header, the body opened with a link that
     repeats most of the headline (tests/e2e: chromium-reader-real-byline.png)."""
