@@ -166,6 +166,28 @@ def test_a_shortened_copy_of_the_headline_near_it_leaves_the_body():
     assert "Storm closes harbour" in article("<p>Storm closes harbour</p>").text
 
 
+def test_a_copy_of_the_whole_headline_after_a_section_name_leaves_the_body(datasets_dir):
+    """The whole headline again, after a section name or a kicker ("Economy|As Debt Rises, ..."
+    under the header of readability's nytimes-4), leaves the body; a line that adds more than
+    :data:`~pagesieve.article.header.TITLE_COPY_EXTRA_CHARS` of its own is the story's."""
+    from pagesieve.article.header import TITLE_COPY_EXTRA_CHARS
+
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+
+    def article(copy):
+        return extract(f"""<html><head><title>Storm closes the old harbour at Westport</title></head><body>
+        <article><h1>Storm closes the old harbour at Westport</h1>{copy}{paragraph}{paragraph}</article></body></html>""")
+
+    shown = article("<p><a href='/coast/'>Coast</a>|Storm closes the old harbour at Westport</p>")
+    assert "Storm closes" not in shown.text and shown.header == ["Storm closes the old harbour at Westport"]
+    long_line = "Storm closes the old harbour at Westport, and the fishing fleet waits out the gales in the bay"
+    assert len(long_line) - len("Storm closes the old harbour at Westport") > TITLE_COPY_EXTRA_CHARS
+    assert long_line in article(f"<p>{long_line}</p>").text
+    real, f1 = extracted_f1(datasets_dir, "readability", "nytimes-4")
+    assert real.header[0].startswith("As Debt Rises, the Government Will Soon Spend More on Interest")
+    assert "As Debt Rises" not in real.text and real.text.startswith("Tax cuts, spending increases")
+
+
 def test_the_headline_under_a_breadcrumb_ending_in_it_or_in_a_div_is_the_headers():
     """A breadcrumb trail that ends in the headline is short however long the headline (it says
     two words besides it: dragnet's freshome.com); a ``<div>`` that names the title without the
