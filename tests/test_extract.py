@@ -232,6 +232,27 @@ def test_the_headline_inside_a_header_block_with_a_long_standfirst_is_the_header
     assert split_header(blocks, keep, "Paris Baguette wants to be America's neighborhood bakery", None, None)[2] == {}
 
 
+def test_the_lines_above_the_headline_leave_the_body_and_are_no_header_lines(datasets_dir):
+    """A breadcrumb trail, a section name, a "3 MIN. READ" above the headline stood over the
+    body's first paragraph (article/header.above_title_blocks); the body begins under the
+    headline. Lines above it that are long, or many, are the page's own and stay."""
+    paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
+
+    def article(top):
+        return extract(f"""<html><head><title>Storm closes the harbour</title></head><body><article>{top}
+        <h1>Storm closes the harbour</h1>{paragraph}{paragraph}</article></body></html>""")
+
+    shown = article("<p><a href='/'>Home</a></p><p><a href='/news/'>News</a></p><p>3 MIN. READ</p>")
+    assert shown.header == ["Storm closes the harbour"]
+    assert shown.text.startswith("The report goes on") and "MIN. READ" not in shown.html and ">Home<" not in shown.html
+    many = "".join(f"<p>Tide table for the {day} of the month, high and low water, from the harbour office.</p>"
+                   for day in ("first", "second", "third", "fourth"))
+    assert "Tide table for the fourth" in article(many).text
+    # a real page: forbes.com (big9 2013_soros_1) put the author's motto and the date over the story
+    real, f1 = extracted_f1(datasets_dir, "big9", "2013_soros_1")
+    assert "If you can put the word market after it" not in real.text and f1 > 0.9
+
+
 def test_the_reader_of_a_real_page_shows_the_headline_once(datasets_dir):
     """big9's 2005_angelina_1 (Fox News): under the header, the body opened with a link that
     repeats most of the headline (tests/e2e: chromium-reader-real-byline.png)."""
