@@ -142,7 +142,10 @@ def test_a_breadcrumb_hidden_on_one_real_page_goes_from_the_sites_other_pages_an
     kind (its class, the others of its kind in the same block): on each other page the trail's
     link words leave the text, and the only other words to go are the headline's, which the
     cell then holds alone and which the reader already shows in its header (the body does not
-    repeat the header, issue 52). Nothing is gained, and the header is unchanged."""
+    repeat the header, issue 52). Nothing is gained, and the header is unchanged. On some pages
+    the header rules have taken the trail out already, as the lines above the headline
+    (``article.header.above_title_blocks``); there the correction takes nothing, and the trail is
+    gone from the reader all the same."""
     from collections import Counter
 
     from pagesieve.extract import extract_page, judge_page
@@ -162,7 +165,7 @@ def test_a_breadcrumb_hidden_on_one_real_page_goes_from_the_sites_other_pages_an
     assert label.part == 2 and label.anchor is None and label.signature.key.endswith("span.pathway > a.pathway")
     label.id = 1
     rules = SiteRules("www.express.gr", [label])
-    changed = 0
+    gone = 0
     for page_id in ids[1:]:
         html, url = read_page(ds, page_id), ds.record(page_id).url
         crumbs = Counter(t for a in parse_html(html, url=url).root.iter("a") if a.get("class") == "pathway"
@@ -175,5 +178,5 @@ def test_a_breadcrumb_hidden_on_one_real_page_goes_from_the_sites_other_pages_an
         headline = Counter(tokens(before.header[0])) if before.header else Counter()
         shown = not crumbs - Counter(tokens(before.text))  # the trail was in the text (its cell kept)
         assert lost - headline == (crumbs if shown else Counter()), page_id
-        changed += bool(crumbs) and shown
-    assert changed >= 0.9 * (len(ids) - 1)
+        gone += bool(crumbs) and bool(crumbs - Counter(tokens(after.text)))  # the trail is not in the reader
+    assert gone >= 0.9 * (len(ids) - 1)
