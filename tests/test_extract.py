@@ -245,6 +245,10 @@ def test_the_lines_above_the_headline_leave_the_body_and_are_no_header_lines(dat
     shown = article("<p><a href='/'>Home</a></p><p><a href='/news/'>News</a></p><p>3 MIN. READ</p>")
     assert shown.header == ["Storm closes the harbour"]
     assert shown.text.startswith("The report goes on") and "MIN. READ" not in shown.html and ">Home<" not in shown.html
+    # a line above the headline that gives a date is the page's dateline: a header line
+    dated = article("<p>Coast news November 5, 2012, 12:01 am</p>")
+    assert dated.header == ["Storm closes the harbour", "Coast news November 5, 2012, 12:01 am"]
+    assert dated.text.startswith("The report goes on")
     many = "".join(f"<p>Tide table for the {day} of the month, high and low water, from the harbour office.</p>"
                    for day in ("first", "second", "third", "fourth"))
     assert "Tide table for the fourth" in article(many).text
