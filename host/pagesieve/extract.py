@@ -158,14 +158,14 @@ def next_page(analysis: Analysis, keep: list[bool], seen=(), whole_view: bool = 
     to another page (a listing's posts: their titles, "Read more"). Returns a
     :class:`~pagesieve.article.pagination.NextPage`."""
     from pagesieve.article.pagination import find_next_page
-    from pagesieve.classify.page_type import PAGE_TYPES
+    from pagesieve.classify.page_type import likeliest_type
 
     kept = [b for b in analysis.blocks if keep[b.index] and b.chars]
     kept_chars = sum(b.chars for b in kept)
 
     def listing() -> bool:  # counted only when a link could be followed
         kind = analysis.page_type
-        if kind is not None and PAGE_TYPES[int(np.argmax(kind))] in LISTING_PAGE_TYPES:
+        if likeliest_type(kind) in LISTING_PAGE_TYPES:
             return True
         items = sum(1 for b in kept if _one_link(b))
         return items >= LISTING_ITEMS and items * 3 > len(kept)

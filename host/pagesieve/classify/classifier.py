@@ -27,7 +27,7 @@ import numpy as np
 from pagesieve.classify.context import context_features
 from pagesieve.classify.dominant import dominant_blocks
 from pagesieve.blocks.layout import BOX_FEATURE_NAMES
-from pagesieve.classify.page_type import PAGE_TYPES, PageTypeArrays
+from pagesieve.classify.page_type import PageTypeArrays, likeliest_type
 from pagesieve.removal import Removal, rounded
 from pagesieve.blocks.signals import CARD_COLUMNS
 
@@ -337,7 +337,7 @@ class BlockClassifier:
         probable type in :attr:`type_thresholds`, else :attr:`context_threshold`."""
         if not self.type_thresholds or page_type is None:
             return self.context_threshold
-        return self.type_thresholds.get(PAGE_TYPES[int(np.argmax(page_type))], self.context_threshold)
+        return self.type_thresholds.get(likeliest_type(page_type), self.context_threshold)
 
     @property
     def uses_boxes(self) -> bool:

@@ -25,6 +25,13 @@ PAGE_TYPE_COLUMNS: tuple[str, ...] = tuple(f"type_{t}" for t in PAGE_TYPES)
 """Column names of the page-type probabilities in the context stage's rows."""
 
 
+def likeliest_type(page_type: np.ndarray | None) -> str | None:
+    """The page type of :data:`PAGE_TYPES` the page-type stage gives the highest probability,
+    from its probabilities ``page_type`` (``(len(PAGE_TYPES),)``, in that order); ``None`` for a
+    model without the stage (``page_type`` ``None``)."""
+    return None if page_type is None else PAGE_TYPES[int(np.argmax(page_type))]
+
+
 @dataclass(slots=True)
 class PageTypeArrays:
     """A fitted page-type model as arrays: ``softmax(((v - mean) / scale) @ coef.T + intercept)``.

@@ -10,7 +10,7 @@ import numpy as np
 
 from pagesieve.blocks.segment import HEADING_TAGS, Block, subtree_ends
 from pagesieve.blocks.features import comment_mark
-from pagesieve.classify.page_type import PAGE_TYPES
+from pagesieve.classify.page_type import likeliest_type
 from pagesieve.removal import Removal, RemovalLog
 
 COMMENT_SECTION_RE = re.compile("comment(?!ary)|disqus")
@@ -44,9 +44,8 @@ def is_forum(page_type: np.ndarray | None) -> bool | None:
     """Whether the page-type stage (:mod:`pagesieve.classify.page_type`) names ``forum`` the likeliest of
     the seven WCXB page types for a page, from its probabilities ``(len(PAGE_TYPES),)``;
     ``None`` when the model has no page-type stage."""
-    if page_type is None:
-        return None
-    return PAGE_TYPES[int(np.argmax(page_type))] == "forum"
+    kind = likeliest_type(page_type)
+    return None if kind is None else kind == "forum"
 
 
 def drop_comment_sections(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None,

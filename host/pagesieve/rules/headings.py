@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pagesieve.blocks.segment import HEADING_TAGS, Block
-from pagesieve.classify.page_type import PAGE_TYPES
+from pagesieve.classify.page_type import likeliest_type
 from pagesieve.removal import Removal, RemovalLog
 
 SECTION_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
@@ -17,7 +17,7 @@ def is_article(page_type: np.ndarray | None) -> bool:
     """Whether the page-type stage (:mod:`pagesieve.classify.page_type`) names ``article`` the
     likeliest type of a page (``page_type``: ``(len(PAGE_TYPES),)`` probabilities); a model
     without the stage (``None``) reads every page as an article, as models did before it."""
-    return page_type is None or PAGE_TYPES[int(np.argmax(page_type))] == "article"
+    return likeliest_type(page_type) in (None, "article")
 
 
 def drop_trailing_heading(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from pagesieve.blocks.segment import Block, subtree_ends
-from pagesieve.classify.page_type import PAGE_TYPES
+from pagesieve.classify.page_type import likeliest_type
 from pagesieve.removal import RemovalLog
 
 LISTING_TYPES = ("collection", "listing")
@@ -109,7 +109,7 @@ def widen_thin_listing(blocks: list[Block], keep: list[bool], groups: list[list[
     cleaneval 0.929093 -> 0.932447, zh_cwced 0.932477 -> 0.938505, wcxb_dev 0.861324 ->
     0.863270, dragnet -0.00001, the rest equal; mean 0.937293 -> 0.938708.
     """
-    if page_type is None or PAGE_TYPES[int(np.argmax(page_type))] not in LISTING_TYPES:
+    if likeliest_type(page_type) not in LISTING_TYPES:
         return 0
     if not _thin_heading(blocks, keep):
         return 0

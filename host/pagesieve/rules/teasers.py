@@ -11,7 +11,7 @@ from lxml import etree
 
 from pagesieve.blocks.segment import Block, subtree_ends
 from pagesieve.blocks.signals import main_text_run, sibling_runs
-from pagesieve.classify.page_type import PAGE_TYPES
+from pagesieve.classify.page_type import likeliest_type
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.templates.urls import site_of
 
@@ -107,7 +107,7 @@ def is_article(page_type: np.ndarray | None) -> bool:
     """Whether the page-type stage (:mod:`pagesieve.classify.page_type`) names ``article`` the
     likeliest of the seven WCXB page types, from its probabilities ``(len(PAGE_TYPES),)``;
     False without a page-type stage (``None``)."""
-    return page_type is not None and PAGE_TYPES[int(np.argmax(page_type))] == "article"
+    return likeliest_type(page_type) == "article"
 
 
 def drop_teaser_runs(blocks: list[Block], keep: list[bool], url: str | None, page_type: np.ndarray | None,
