@@ -779,8 +779,9 @@ def test_the_reader_view_of_wikipedia_keeps_the_article_and_under_half_its_infob
     The model of 2026-11-25 kept two rows ("Currency", the date format). Since the page-type
     signals of 2026-11-27 (``models/README.md``, "Page-type signals") the page is taken for
     documentation (0.76: WCXB has no encyclopaedia article, and its documentation pages'
-    key-value tables are content), and 20 of the 43 rows are kept, most values without their
-    labels, at the top of the reader view. The page's token F1 rose (0.978 -> 0.983: readability's
+    key-value tables are content), and 20 of the 43 rows are kept, at the top of the reader view;
+    most values were without their labels until each row with a header cell was kept whole
+    (:func:`pagesieve.rules.structures.complete_labelled_rows`). The page's token F1 rose (0.978 -> 0.983: readability's
     truth holds the infobox's values), readability's held-out F1 rose and the dev gate rose; the
     scraps are the cost, named here so that they are not lost, and the bound fails if more come.
     (A page-keyed exception is what the project no longer adds.)"""
@@ -798,6 +799,32 @@ def test_the_reader_view_of_wikipedia_keeps_the_article_and_under_half_its_infob
     rows = [i for i in range(box.index + 1, last[box.index] + 1) if analysis.blocks[i].tag == "tr"]
     kept = [i for i in rows if any(keep[j] for j in range(i, last[i] + 1))]
     assert len(rows) == 43 and len(kept) < len(rows) / 2
+    # a kept row is whole: "Capital" with "Wellington", never a label or a value alone
+    labelled = [i for i in kept if any(analysis.blocks[j].tag == "th" for j in range(i, last[i] + 1))]
+    assert len(labelled) >= 10
+    assert all(keep[j] for i in kept for j in range(i, last[i] + 1) if analysis.blocks[j].chars)
+
+
+def test_a_row_with_a_header_cell_is_kept_whole_or_left_as_judged():
+    from pagesieve.rules.structures import complete_labelled_rows
+
+    blocks = _blocks_of("""<html><body><table>
+    <tr id="a"><th>Largest city</th><td>Auckland</td></tr>
+    <tr id="b"><th>Prime Minister</th><td>Jacinda Ardern</td></tr>
+    <tr id="c"><th>Currency</th><td>New Zealand dollar</td></tr>
+    <tr id="d"><td>No header cell</td><td>in this row</td></tr></table></body></html>""")
+
+    def cells(ident):
+        return [b for b in blocks if b.element.getparent().get("id") == ident]
+
+    keep = [False] * len(blocks)
+    keep[cells("a")[0].index] = True  # the label alone
+    keep[cells("b")[1].index] = True  # the value alone
+    keep[cells("d")[0].index] = True  # a row without a header cell
+    assert complete_labelled_rows(blocks, keep) == 2
+    assert all(keep[b.index] for b in cells("a") + cells("b"))
+    assert not any(keep[b.index] for b in cells("c"))  # nothing of it kept: left out
+    assert [keep[b.index] for b in cells("d")] == [True, False]
 
 
 def test_a_figure_credit_is_set_apart_from_its_caption(datasets_dir):
