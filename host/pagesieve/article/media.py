@@ -50,7 +50,7 @@ def parse_srcset(srcset: str) -> list[tuple[str, float, str]]:
     return out
 
 
-def _pick(candidates: list[tuple[str, float, str]]) -> str | None:
+def pick_candidate(candidates: list[tuple[str, float, str]]) -> str | None:
     """The largest reasonable candidate (width ones first, see the module docstring)."""
     widths = [c for c in candidates if c[2] == "w"]
     pool, cap = (widths, MAX_IMAGE_WIDTH) if widths else (candidates, MAX_DENSITY)
@@ -77,7 +77,7 @@ def best_candidate(img: etree._Element) -> str | None:
             if kind in SKIPPED_TYPES or ("max-width" in media and "min-width" not in media):
                 continue
             candidates += parse_srcset(source.get("data-srcset") or source.get("srcset") or "")
-    return _pick(candidates)
+    return pick_candidate(candidates)
 
 
 def _figure(href: str, label: str) -> etree._Element:

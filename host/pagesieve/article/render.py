@@ -5,7 +5,8 @@ blocks that enclose content lose their own text and inline elements but keep the
 content blocks, so lists, tables, figures and ``pre`` keep their structure. Containers that
 hold text directly (``div``, ``section`` ...) become paragraphs, so that sanitising (which
 unwraps tags it does not allow) cannot glue two paragraphs together. Images get their real
-source from lazy-loading attributes, and relative URLs are resolved against the document base
+source from lazy-loading attributes (:mod:`pagesieve.article.images`; those with no picture go,
+and so do paragraphs and headings left with nothing to show), and relative URLs are resolved against the document base
 URL (HTML Living Standard §2.4 "URLs": ``urljoin`` with :func:`pagesieve.page.base.document_base_url`).
 
 Sanitising is nh3 (the ammonia HTML sanitiser) with an allow-list of tags and attributes.
@@ -23,7 +24,8 @@ import nh3
 from lxml import etree
 
 from pagesieve.article.code import clean_code_blocks
-from pagesieve.article.media import best_candidate, caption_credits, embed_figures
+from pagesieve.article.images import resolve_images
+from pagesieve.article.media import caption_credits, embed_figures
 from pagesieve.article.tables import unwrap_layout_tables
 from pagesieve.article.nesting import CLOSES_PARAGRAPH, block_holders, holds_block, push_links_into_blocks
 from pagesieve.blocks.segment import Block, holds_content
@@ -82,12 +84,6 @@ CONTAINER_TAGS = frozenset(
 
 EMBED_CLASS = "embed"
 """Class of the ``<figure>`` that stands for an embedded player (:func:`embed_figures`)."""
-
-LAZY_SRC_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src")
-"""Attributes where lazy-loading scripts keep the real image URL (read before ``src``)."""
-
-_PLACEHOLDER_SRC = re.compile(r"^data:|blank|spacer|placeholder|pixel|1x1|transparent|grey\.gif|loading", re.IGNORECASE)
-
 
 def prune(blocks: Sequence[Block], keep: Sequence[bool]) -> etree._Element:
     """Cut the page tree down to the kept blocks, in place.
@@ -181,22 +177,6 @@ def _wrap_text_runs(element: etree._Element, holders: set[etree._Element]) -> No
             current.append(child)  # moves the child with its tail
 
 
-def _image_source(img: etree._Element) -> str | None:
-    """The address of the picture ``img`` shows: the largest reasonable candidate of its
-    ``srcset`` and of its ``<picture>``'s sources (:func:`pagesieve.article.media.best_candidate`),
-    else its ``src`` unless that is a placeholder, else a lazy-loading attribute."""
-    best = best_candidate(img)
-    if best:
-        return best
-    src = img.get("src")
-    if not src or _PLACEHOLDER_SRC.search(src):
-        for attr in LAZY_SRC_ATTRIBUTES:
-            value = img.get(attr)
-            if value and not value.startswith("data:"):
-                return value.strip()
-    return src.strip() if src else None
-
-
 PERMALINK_TEXTS = frozenset({"\u00b6", "#", "\u00a7", "\U0001f517"})
 """The whole text of a link to its own section (pilcrow, hash, section sign, link emoji): the
 ``headerlink`` anchors Sphinx, MkDocs and many blogs put after each heading."""
@@ -222,6 +202,61 @@ def remove_page_controls(body: etree._Element) -> int:
     for element in doomed:
         remove_keep_tail(element)
     return len(doomed)
+
+
+EMPTY_WHEN_BARE = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "figcaption", "blockquote"})
+"""Blocks removed from the article's HTML when they show nothing (:func:`remove_empty_blocks`)."""
+
+SHOWS_SOMETHING = frozenset({"img", "table", "pre", "hr", "figure"}) | MATHML_TAGS
+"""Elements that show something without text of their own and that sanitising keeps
+(:data:`ALLOWED_TAGS`; players are figures by then, :func:`pagesieve.article.media.embed_figures`):
+an ``<svg>`` icon, a ``<canvas>`` or a form control is gone from the article's HTML."""
+
+_SPLIT_PARAGRAPH = re.compile(r"<p>(?:\s|&nbsp;)*</p>")
+"""An empty paragraph in the sanitiser's output: a ``<p>`` around a figure or a list, which the
+page's parser (libxml2) nests and the sanitiser's (html5ever, HTML Living Standard §13.2.6.4.7)
+closes at the block's start tag, leaving ``<p></p>`` before it."""
+
+_BLANK = " \t\n\r\f\v\u00a0\u200b\u200c\u200d\u2060\ufeff"
+"""White space, no-break and zero-width spaces: ``<p>&nbsp;</p>`` is a spacer."""
+
+
+def _shows_nothing(element: etree._Element) -> bool:
+    """Whether ``element`` holds no text but :data:`_BLANK` and no element of
+    :data:`SHOWS_SOMETHING` (its own tail is not its text)."""
+    if (element.text or "").strip(_BLANK):
+        return False
+    for e in element.iterdescendants():
+        if e.tag in SHOWS_SOMETHING or (e.tail or "").strip(_BLANK):
+            return False
+        if isinstance(e.tag, str) and (e.text or "").strip(_BLANK):
+            return False
+    return True
+
+
+def remove_empty_blocks(body: etree._Element) -> int:
+    """Remove, in place (tails kept), the paragraphs, headings, list items, captions and quotes
+    (:data:`EMPTY_WHEN_BARE`) under ``body`` that hold no text but white space and nothing that
+    shows (:data:`SHOWS_SOMETHING`), innermost first, except those holding an ``id`` that a link
+    of the article points to; returns how many.
+
+    Pages space their paragraphs with ``<p>&nbsp;</p>`` and leave headings empty for a script to
+    fill, and an image removed for showing nothing (:func:`pagesieve.article.images.resolve_images`)
+    leaves its paragraph empty: the reader showed blank gaps (282 empty paragraphs and 166 empty
+    headings over the reader views of wcxb_dev, readability and big9). Mozilla Readability removes
+    empty paragraphs the same way (``_prepArticle``, "Remove extra paragraphs")."""
+    targets = None
+    gone = 0
+    for element in reversed(list(body.iter(*EMPTY_WHEN_BARE))):
+        if element is body or not _shows_nothing(element):
+            continue
+        if targets is None:
+            targets = {href.partition("#")[2] for href in body.xpath(".//a/@href") if "#" in href}
+        if targets and any(e.get("id") in targets or e.get("name") in targets for e in element.iter()):
+            continue
+        remove_keep_tail(element)
+        gone += 1
+    return gone
 
 
 def finish_html(body: etree._Element, url: str | None, base: str | None = None) -> str:
@@ -250,13 +285,11 @@ def finish_html(body: etree._Element, url: str | None, base: str | None = None) 
         _wrap_text_runs(element, holders)
     if body.text and body.text.strip():
         _wrap_text_runs(body, holders)
-    for img in body.iter("img"):
-        src = _image_source(img)
-        if src:
-            img.set("src", urljoin(base, src) if base else src)
+    resolve_images(body, base)
     restore_formulas(body)
     embed_figures(body, base)
     caption_credits(body)  # before the classes go: they name the credits
+    remove_empty_blocks(body)
     article_classes(body)
     if base:
         for a in body.iter("a"):
@@ -270,7 +303,7 @@ def finish_html(body: etree._Element, url: str | None, base: str | None = None) 
     )
     if body.text:
         raw = escape(body.text, quote=False) + raw  # text, as tostring writes its children's
-    return f"<div>{sanitise(raw)}</div>"
+    return f"<div>{_SPLIT_PARAGRAPH.sub('', sanitise(raw))}</div>"
 
 
 def article_classes(body: etree._Element) -> int:
