@@ -17,6 +17,11 @@
     "consent-notice": "a cookie or consent notice",
     "newsletter-offer": "a newsletter offer",
   };
+  // The kinds of a "named-aside" (host/pagesieve/rules/asides.py ASIDE_WORDS).
+  const ASIDES = {
+    disclaimer: "a disclaimer", "author-bio": "the author's bio", related: "related links", share: "a share bar",
+    sponsor: "a sponsor's box", newsletter: "a newsletter box",
+  };
   const LAYERS = {
     backdrop: "a backdrop", "sticky-bar": "a sticky bar", overlay: "an overlay", "edge-banner": "a banner",
     floating: "a floating box", modal: "a pop-up",
@@ -45,7 +50,7 @@
       const share = typeof e.share === "number" ? `, ${Math.round(e.share * 100)}% of the screen` : "";
       text = `${LAYERS[rule] || "a layer"} over the page, ${e.position || "fixed"}${share}`;
     } else if (stage === "post-rule") {
-      text = POST_RULES[rule] || rule;
+      text = rule === "named-aside" ? `what the page itself names ${ASIDES[e.kind] || "an aside"}` : POST_RULES[rule] || rule;
     } else {
       text = `not shown by the page itself (${rule})`;
     }

@@ -28,10 +28,10 @@ from pagesieve.page.html import parse_html
 from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.removal import Removal, RemovalLog
+from pagesieve.rules.asides import drop_named_asides
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.copies import drop_adjacent_copies
 from pagesieve.rules.credits import drop_photo_credits
-from pagesieve.rules.disclaimers import drop_disclaimers
 from pagesieve.rules.headings import drop_trailing_heading, is_article
 from pagesieve.rules.headline import headline_block
 from pagesieve.rules.layers import PageLayer, find_layers, judge_layers, kept_layers_out
@@ -261,9 +261,13 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
     return keep
 
 
-PERSONAL_SKIP = frozenset({"teasers"})
+PERSONAL_SKIP = frozenset({"teasers", "asides"})
 """The page rules :func:`classify` leaves out when the model is the user's personal model
-(:mod:`pagesieve.corrections.personal`, whose ``meta`` holds ``"personal"``)."""
+(:mod:`pagesieve.corrections.personal`, whose ``meta`` holds ``"personal"``): the user's
+corrections taught that model which link lists and boxes they keep, and a rule that drops them by
+their look or their name would overrule it on every site they have not corrected (a "You might
+also like" list in a ``<section class="related-posts">`` kept on five sites is kept on the
+sixth, tests/test_native_host.py)."""
 
 
 def block_scores(n_blocks: int, candidates: list[int], score: np.ndarray) -> list[float]:
@@ -302,7 +306,7 @@ class _FirstPassReasons:
 
 
 SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies", "listing",
-                "disclaimers", "trailing")
+                "asides", "trailing")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -321,9 +325,9 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     photo's credit line beside it, :func:`~pagesieve.rules.credits.drop_photo_credits`, and a
     short line shown twice in a row, :func:`~pagesieve.rules.copies.drop_adjacent_copies`; last,
     a listing left with its heading alone keeps its grid of items,
-    :func:`~pagesieve.rules.listing.widen_thin_listing`; the small print the page names a
-    disclaimer goes,
-    :func:`~pagesieve.rules.disclaimers.drop_disclaimers`; and a heading left at the end of the body
+    :func:`~pagesieve.rules.listing.widen_thin_listing`; what the page names an aside
+    (a disclaimer, an author's bio, related links, a share bar, a sponsor's or newsletter's box)
+    goes, :func:`~pagesieve.rules.asides.drop_named_asides`; and a heading left at the end of the body
     with nothing under it goes, :func:`~pagesieve.rules.headings.drop_trailing_heading`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run."""
@@ -352,8 +356,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_adjacent_copies(analysis.blocks, keep, log)
     if "listing" not in skip:
         widen_thin_listing(analysis.blocks, keep, analysis.sibling_groups or [], analysis.page_type, log)
-    if "disclaimers" not in skip:
-        drop_disclaimers(analysis.blocks, keep, log)
+    if "asides" not in skip:
+        drop_named_asides(analysis.blocks, keep, log)
     if "trailing" not in skip and is_article(analysis.page_type):
         drop_trailing_heading(analysis.blocks, keep, log)
 

@@ -41,6 +41,9 @@ test("post-rules in words, an unknown one by its name", () => {
   assert.equal(reasonText(["post-rule", "title-copy", {}]), "the title once more, shown in the header");
   assert.equal(reasonText(["post-rule", "adjacent-copy", { chars: 60 }]), "a line shown twice in a row");
   assert.equal(reasonText(["post-rule", "photo-credit", { chars: 2 }]), "a photo's credit line");
+  assert.equal(reasonText(["post-rule", "named-aside", { kind: "author-bio", chars: 180 }]),
+    "what the page itself names the author's bio");
+  assert.equal(reasonText(["post-rule", "named-aside", { chars: 40 }]), "what the page itself names an aside");
   assert.equal(reasonText(["post-rule", "a-rule-of-tomorrow", {}]), "a-rule-of-tomorrow");
 });
 
