@@ -62,3 +62,15 @@ def test_a_real_blogs_author_box_leaves_the_review(datasets_dir):
     assert "Halo 4 will be released on November 26th for Xbox 360." in article.text
     assert "About Nicholas Griffin" not in article.text
     assert "I founded this blog" not in article.text
+
+
+def test_a_real_posts_breadcrumb_trail_leaves_the_body(datasets_dir):
+    """dragnet's T6: the body's second line was the trail "You Are Here: Home » Comics »
+    Fraction, Bagley And Allred Confirmed On Fantastic Four…" (in an element whose class names
+    a breadcrumb), which its truth leaves out."""
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    ds = load_dataset(datasets_dir / "dragnet")
+    article = extract(read_page(ds, "T6"), ds.record("T6").url)
+    assert "You Are Here" not in article.text and "Home »" not in article.text
+    assert len(article.text.split()) > 200

@@ -20,7 +20,7 @@
   // The kinds of a "named-aside" (host/pagesieve/rules/asides.py ASIDE_WORDS).
   const ASIDES = {
     disclaimer: "a disclaimer", "author-bio": "the author's bio", related: "related links", share: "a share bar",
-    sponsor: "a sponsor's box", newsletter: "a newsletter box",
+    sponsor: "a sponsor's box", newsletter: "a newsletter box", breadcrumb: "a breadcrumb trail",
   };
   const LAYERS = {
     backdrop: "a backdrop", "sticky-bar": "a sticky bar", overlay: "an overlay", "edge-banner": "a banner",

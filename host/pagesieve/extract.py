@@ -326,7 +326,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     short line shown twice in a row, :func:`~pagesieve.rules.copies.drop_adjacent_copies`; last,
     a listing left with its heading alone keeps its grid of items,
     :func:`~pagesieve.rules.listing.widen_thin_listing`; what the page names an aside
-    (a disclaimer, an author's bio, related links, a share bar, a sponsor's or newsletter's box)
+    (a disclaimer, an author's bio, related links, a share bar, a sponsor's or newsletter's box,
+    a breadcrumb trail)
     goes, :func:`~pagesieve.rules.asides.drop_named_asides`; and a heading left at the end of the body
     with nothing under it goes, :func:`~pagesieve.rules.headings.drop_trailing_heading`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
