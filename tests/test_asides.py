@@ -74,3 +74,15 @@ def test_a_real_posts_breadcrumb_trail_leaves_the_body(datasets_dir):
     article = extract(read_page(ds, "T6"), ds.record("T6").url)
     assert "You Are Here" not in article.text and "Home »" not in article.text
     assert len(article.text.split()) > 200
+
+
+def test_every_word_that_names_an_aside_holds_one_of_the_cues_read_first():
+    """aside_kind passes over a class or id holding none of ASIDE_CUES before it tries the
+    pattern: a word added to ASIDE_WORDS without a cue would never be found."""
+    from pagesieve.rules.asides import ASIDE_CLASS, ASIDE_CUES, ASIDE_WORDS
+
+    for kind, words in ASIDE_WORDS.items():
+        for word in words.split("|"):
+            for form in {word.replace("-?", ""), word.replace("-?", "-")}:
+                assert ASIDE_CLASS.search(form).lastgroup == kind.replace("-", "_")
+                assert any(cue in form for cue in ASIDE_CUES), form
