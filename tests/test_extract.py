@@ -317,6 +317,23 @@ def test_only_a_short_byline_line_leaves_the_body():
     assert "Ana Ruiz watched" in _article_html(long_line)
 
 
+def test_a_bylines_by_alone_on_its_line_leaves_the_body(datasets_dir):
+    """A "By" or "Written By" on a line of its own among the first lines is no line of the
+    body nor of the header (pagesieve.article.header.lone_byline_words)."""
+    html = _article_html("<p>Written By</p><p>The harbour team</p>")
+    assert "Written By" not in html and "The harbour team" in html
+    assert ">By<" not in _article_html("<p>By</p>")
+    # the same words in a sentence stay
+    assert "By dawn the pier was closed" in _article_html("<p>By dawn the pier was closed to walkers and boats.</p>")
+    # wcxb_dev/0161 (NPR): "By" stood alone between the summary and the story
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    ds = load_dataset(datasets_dir / "wcxb_dev")
+    article = extract(read_page(ds, "0161"), ds.record("0161").url)
+    assert "By" not in [line.strip() for line in article.text.split("\n")]
+    assert "\nBy\n" not in article.markdown and "<p>By</p>" not in article.html
+
+
 def _dated_article_html(top, published="2013-10-31T23:17:49+00:00"):
     paragraph = "<p>" + "The report goes on with details the reader came for, sentence after sentence. " * 5 + "</p>"
     return extract(f"""<html><head><title>Storm closes the harbour</title>

@@ -12,7 +12,7 @@
     "unrendered-template": "a template the page never filled in", "structure-scraps": "scraps of a list or table that is mostly noise",
     "facts-table-scraps": "scraps of a table of facts that is mostly noise", "byline-in-header": "the byline, shown in the header",
     "title-in-header": "the title, shown in the header", "dateline-in-header": "the date, shown in the header",
-    "title-copy": "the title once more, shown in the header", "adjacent-copy": "a line shown twice in a row",
+    "title-copy": "the title once more, shown in the header", "byline-word": "a byline's “By” alone", "adjacent-copy": "a line shown twice in a row",
     "photo-credit": "a photo's credit line",
     "consent-notice": "a cookie or consent notice",
     "newsletter-offer": "a newsletter offer",

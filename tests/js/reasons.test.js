@@ -39,6 +39,7 @@ test("post-rules in words, an unknown one by its name", () => {
   assert.equal(reasonText(["post-rule", "byline-in-header", {}]), "the byline, shown in the header");
   assert.equal(reasonText(["post-rule", "dateline-in-header", {}]), "the date, shown in the header");
   assert.equal(reasonText(["post-rule", "title-copy", {}]), "the title once more, shown in the header");
+  assert.equal(reasonText(["post-rule", "byline-word", {}]), "a byline's “By” alone");
   assert.equal(reasonText(["post-rule", "adjacent-copy", { chars: 60 }]), "a line shown twice in a row");
   assert.equal(reasonText(["post-rule", "photo-credit", { chars: 2 }]), "a photo's credit line");
   assert.equal(reasonText(["post-rule", "named-aside", { kind: "author-bio", chars: 180 }]),
