@@ -191,7 +191,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         " those types only, e.g. all+balanced@0.4/0.3:collection+listing (default base,all)")
     parser.add_argument("--cv-ablate", default="", metavar="RULES",
                         help="with --cv: comma-separated rules of the page-level settling ("
-                        "headline, structures, records, comments, labels, templates, notices, teasers, credits, copies, listing: pagesieve.extract.SETTLE_RULES"
+                        "headline, structures, records, comments, labels, templates, notices, teasers, credits, copies, listing, asides,"
+                        " trailing: pagesieve.extract.SETTLE_RULES"
                         + ") to leave out in turn on the last variant, each scored as a column of its own")
     parser.add_argument("--cv-reduce", type=positive_int, default=None, metavar="M",
                         help="with --cv: each fold's SVM runs on a reduced set of M kernel centres, fitted as "
