@@ -19,6 +19,7 @@ from lxml import etree
 
 from pagesieve.article.dates import normalize_date
 from pagesieve.blocks.segment import HEADING_TAGS, Block
+from pagesieve.page.elements import class_and_id
 from pagesieve.tokens import tokens
 
 BYLINE_MARK_RE = re.compile("byline|author|dateline|writtenby")
@@ -38,7 +39,7 @@ def _names_a_byline(element) -> bool:
     ``itemprop="author"`` (the marks the metadata's byline search ranks, ``_byline`` in
     :mod:`pagesieve.article.metadata`)."""
     for e in element.iter(etree.Element):
-        names = " ".join(n for n in (e.get("class"), e.get("id")) if n).lower()
+        names = class_and_id(e).lower()
         if names and BYLINE_MARK_RE.search(names) and "comment" not in names:
             return True
         if "author" in (e.get("rel") or "").lower().split() or (e.get("itemprop") or "").lower() == "author":

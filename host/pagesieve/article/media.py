@@ -16,6 +16,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from pagesieve.page.elements import class_and_id
 from pagesieve.page.embeds import embed_of, frame_address, frame_title
 from pagesieve.page.preprocess import remove_keep_tail
 
@@ -190,7 +191,7 @@ def caption_credits(body: etree._Element) -> int:
         for element in list(caption.iterdescendants()):
             if not isinstance(element.tag, str):
                 continue
-            names = " ".join(filter(None, (element.get("class"), element.get("id"))))
+            names = class_and_id(element)
             if not names or not CREDIT_CLASS.search(names):
                 continue
             element.tag = "small"

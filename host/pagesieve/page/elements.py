@@ -63,6 +63,16 @@ pattern (:func:`visually_hidden`)."""
 _VISIBLY_BOXLESS = frozenset({"html", "head", "body"})
 
 
+def class_and_id(element: Any) -> str:
+    """The ``class`` and ``id`` attributes of ``element`` joined by a space (either may be
+    missing; ``""`` when both are): the names a page gives its parts, which the rules that find
+    a caption's credit, a byline or an aside by its name match their patterns against."""
+    cls, ident = element.get("class"), element.get("id")
+    if cls and ident:
+        return f"{cls} {ident}"
+    return cls or ident or ""
+
+
 def visually_hidden(candidates: list[Any], boxes: dict[int, Box]) -> list[Any]:
     """The elements of ``candidates`` (elements whose box is at most :data:`TINY_BOX_PX` square)
     that hold text no one sees: text in the subtree, and no descendant with a bigger box.

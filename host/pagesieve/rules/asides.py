@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from pagesieve.blocks.segment import Block, subtree_ends
+from pagesieve.page.elements import class_and_id
 from pagesieve.removal import Removal, RemovalLog
 
 ASIDE_WORDS: dict[str, str] = {
@@ -67,7 +68,7 @@ def aside_kind(block: Block, parent: Block | None) -> str | None:
     stop = parent.element if parent is not None else None
     element = block.element
     while element is not None and element is not stop and element.tag not in ("body", "html"):
-        names = " ".join(filter(None, (element.get("class"), element.get("id"))))
+        names = class_and_id(element)
         if names:
             lowered = names.lower()
             if any(cue in lowered for cue in ASIDE_CUES):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from pagesieve.blocks.segment import Block
+from pagesieve.page.elements import class_and_id
 from pagesieve.removal import Removal, RemovalLog
 
 PHOTO_CREDIT_CLASS = re.compile(r"(?:^|[\s_-])(?:credit|photographer|courtesy)", re.IGNORECASE)
@@ -25,7 +26,7 @@ PICTURE_TAGS = frozenset({"img", "picture", "video", "svg", "canvas"})
 
 
 def _names_a_credit(element) -> bool:
-    names = " ".join(filter(None, (element.get("class"), element.get("id"))))
+    names = class_and_id(element)
     return bool(names) and PHOTO_CREDIT_CLASS.search(names) is not None
 
 
