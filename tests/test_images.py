@@ -97,3 +97,47 @@ def test_the_reader_of_real_pages_shows_their_pictures_and_no_blank_boxes(datase
     for page_id in ("0136", "4083"):
         html = reader(page_id).html
         assert not re.search(r"<(p|h[1-6]|li)>(\s|&nbsp;)*</\1>", html), page_id
+
+
+def test_a_live_page_s_lazy_pictures_reach_the_reader_through_the_snapshot(datasets_dir):
+    """The extension sends a live page as a snapshot that keeps a few attributes; a picture below
+    the window that NitroPack has not swapped in yet keeps its address in ``nitro-lazy-src``,
+    or ``nitro-lazy-srcset``, which the snapshot left out: the reader of wcxb_dev/0217 as a live page showed none of the
+    14 pictures the HTML route shows. The sender (``extension/content/snapshot.js``, mirrored by
+    :func:`pagesieve.page.to_snapshot.page_to_snapshot`) now adds that one attribute to an
+    ``<img>`` whose picture is a placeholder, and no other attribute."""
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    from pagesieve.extract import extract_page
+    from pagesieve.page.html import parse_html
+    from pagesieve.page.snapshot import parse_snapshot
+    from pagesieve.page.to_snapshot import page_to_snapshot
+
+    wcxb = load_dataset(datasets_dir / "wcxb_dev")
+    source, url = read_page(wcxb, "0217"), wcxb.record("0217").url
+    snapshot = page_to_snapshot(parse_html(source, url=url))
+    sent = [node.get("a", {}) for node in snapshot["nodes"] if node.get("t") == "img"]
+    assert sum("nitro-lazy-src" in a or "nitro-lazy-srcset" in a for a in sent) >= 14
+    assert not any("decoding" in a or "nitro-lazy-empty" in a or "loading" in a for a in sent)  # no other attribute
+    live = re.findall(r'<img[^>]* src="([^"]+)"', extract_page(parse_snapshot(snapshot)).html)
+    html = re.findall(r'<img[^>]* src="([^"]+)"', extract(source, url).html)
+    assert len(live) == 14 and live == html
+
+
+def test_a_loaded_picture_sends_no_lazy_attribute():
+    from pagesieve.page.lazy import unsent_lazy_attribute
+    from pagesieve.page.snapshot import KEPT_ATTRIBUTES
+
+    kept = frozenset(KEPT_ATTRIBUTES)
+
+    def img(attributes: str):
+        return lxml_html.fragment_fromstring(f"<img {attributes}>")
+
+    lazy = img(f'src="{PIXEL_GIF}" data-track="promo.jpg-7" data-lzl-src="/a/b.jpg" alt="c.jpg"')
+    assert unsent_lazy_attribute(lazy, kept, lazy.get("src")) == ("data-lzl-src", "/a/b.jpg")  # not a tracker's value
+    assert unsent_lazy_attribute(img('src="/spacer.gif" lazy-src="/p.png"'), kept, "/spacer.gif") == ("lazy-src", "/p.png")
+    assert unsent_lazy_attribute(img('data-lzl-srcset="/p-1.webp 1x, /p-2.webp 2x"'), kept, None)[0] == "data-lzl-srcset"
+    # a picture shown, a known loader's attribute (sent anyway), or a name XML cannot take: nothing
+    assert unsent_lazy_attribute(img('src="/photo.jpg" data-lzl-src="/big.jpg"'), kept, "/photo.jpg") is None
+    assert unsent_lazy_attribute(img(f'src="{PIXEL_GIF}" data-src="/p.jpg" lazy-src="/q.jpg"'), kept, PIXEL_GIF) is None
+    assert unsent_lazy_attribute(img(f'src="{PIXEL_GIF}" data-ps-id="/p.jpg" :src="/q.jpg" v-bind:src="/r.jpg"'), kept, PIXEL_GIF) is None

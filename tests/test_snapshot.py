@@ -28,6 +28,7 @@ from lxml import etree
 from pagesieve.errors import InputError
 from pagesieve.page import snapshot as snapshot_module
 from pagesieve.page.html import LIBXML_MAX_DEPTH, parse_html
+from pagesieve.page.lazy import unsent_lazy_attribute
 from pagesieve.page.model import NODE_ID_ATTR, Box, NodeStyle, Page
 from pagesieve.page.snapshot import (
     CONTENTLESS_TAGS,
@@ -55,6 +56,9 @@ def normalised(page: Page) -> bytes:
     root.getroottree().docinfo.clear()
     for element in list(root.iter(etree.Element)):
         items = [(name, xml_safe_text(value)) for name, value in element.attrib.items() if name in _KEPT]
+        lazy = unsent_lazy_attribute(element, _KEPT, element.get("src")) if element.tag == "img" else None
+        if lazy is not None:  # a lazy loader's address, which the sender adds
+            items.append((lazy[0], xml_safe_text(lazy[1])))
         element.attrib.clear()
         for name, value in items:
             element.set(name, value)

@@ -5,6 +5,30 @@
   const KEPT = new Set(("id class href src srcset data-src data-srcset data-original data-lazy-src alt title lang dir " +
     "role itemprop itemtype rel datetime property name content aria-hidden aria-label hidden type " +
     "colspan rowspan start cite for display mathvariant encoding data-lang data-language").split(" "));
+  // A picture a lazy loader has not swapped in yet (docs/snapshot.md, "Lazy pictures"): the <img>
+  // shows a placeholder (no address, a data: URI or a spacer file) and the loader keeps the real
+  // address in an attribute of its own (nitro-lazy-src, data-lzl-src, data-lazy-srcset ...). The
+  // first such attribute whose value is an image address, or a srcset of them, is sent too: the
+  // host reads it (pagesieve.article.images.lazy_source; the patterns are its IMAGE_URL,
+  // IMAGE_SRCSET and PLACEHOLDER_SRC, after Readability.js's _fixLazyImages).
+  const LAZY_KNOWN = ["data-src", "data-srcset", "data-original", "data-lazy-src"];
+  const NOT_ADDRESSES = new Set("src srcset alt title class id style width height sizes".split(" "));
+  const PLACEHOLDER_SRC = /^data:|blank|spacer|placeholder|pixel|1x1|transparent|grey\.gif|loading/i;
+  const IMAGE_URL = /^\s*\S+\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?\s*$/i;
+  const IMAGE_SRCSET = /\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?\s+\d+(?:\.\d+)?[wx]/i;
+  // a name XML takes as it is: no namespace prefix (Vue's ":src"), not ours (data-ps-*), not xml*
+  const LAZY_NAME = /^(?!xml|data-ps-)[a-z][a-z0-9._-]*$/;
+  function lazyAddress(el, attrs) {
+    const shown = el.currentSrc || (attrs && attrs.src) || "";
+    if (shown && !PLACEHOLDER_SRC.test(shown)) return null;  // the picture is loaded
+    if (attrs && LAZY_KNOWN.some((name) => attrs[name])) return null;  // a known loader's, sent anyway
+    for (const name of el.getAttributeNames()) {
+      if (KEPT.has(name) || NOT_ADDRESSES.has(name) || !LAZY_NAME.test(name)) continue;
+      const value = el.getAttribute(name);
+      if (value && !value.startsWith("data:") && (IMAGE_SRCSET.test(value) || IMAGE_URL.test(value))) return [name, value];
+    }
+    return null;
+  }
   // elements whose content is not sent: no text of the page (script, style ...) or drawings the
   // host drops whole (svg). A formula's MathML is sent: the article shows it (docs/snapshot.md)
   const NO_CONTENT = new Set(["script", "style", "noscript", "template", "svg"]);
@@ -142,6 +166,10 @@
         for (const name of el.getAttributeNames()) {
           if (KEPT.has(name)) (attrs || (attrs = {}))[name] = el.getAttribute(name);
         }
+      }
+      if (tag === "img") {
+        const lazy = lazyAddress(el, attrs);
+        if (lazy) (attrs || (attrs = {}))[lazy[0]] = lazy[1];
       }
       if (attrs) {
         if (attrs.srcset !== undefined) {

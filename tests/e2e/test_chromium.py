@@ -448,6 +448,7 @@ SENDER_PAGE = """<!doctype html><html lang="en"><head><title>Sender rules</title
   <aside id="gone" style="display: none"><p>never shown</p></aside>
   <nav id="offcanvas" style="content-visibility: hidden"><a href="/">skipped menu</a></nav>
   <img id="pic" src="/pic-small.png" srcset="/pic-small.png 1x, /pic-large.png 2x" alt="a picture">
+  <img id="lazy" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-track="slot-7" data-lzl-src="/lazy-big.png" alt="">
   <svg id="icon" width="10" height="10"><circle cx="5" cy="5" r="4"></circle></svg>
   <p id="marks" title="it's &quot;quoted&quot;
 on two lines">Fish &amp; chips &lt;b&gt; 'single' "double"<o:p>word</o:p></p>
@@ -491,7 +492,7 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
       const second = pagesieveSnapshot(document);
       const bare = pagesieveSnapshot(document, {layout: false});
       const idOf = (domId) => [...elements].find(([, el]) => el.id === domId)[0];
-      return {first, second, bare, ids: Object.fromEntries(["contents", "kept", "gone", "offcanvas", "pic", "icon", "marks"].map((k) => [k, idOf(k)]))};
+      return {first, second, bare, ids: Object.fromEntries(["contents", "kept", "gone", "offcanvas", "pic", "lazy", "icon", "marks"].map((k) => [k, idOf(k)]))};
     }""")
     assert page.evaluate(WORDS_OF_DOM) == before  # nothing written to the page
     snap, ids = result["first"], result["ids"]
@@ -519,6 +520,11 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     assert "never sent" not in snap["markup"]
     # the picked image candidate replaces srcset
     assert by_id[ids["pic"]].get("src").startswith(origin) and by_id[ids["pic"]].get("srcset") is None
+    # a picture its lazy loader has not swapped in (the browser shows the data: placeholder): the
+    # loader's own attribute is sent, no other (docs/snapshot.md, "Lazy pictures")
+    lazy = by_id[ids["lazy"]]
+    assert lazy.get("data-lzl-src") == "/lazy-big.png" and lazy.get("data-track") is None
+    assert by_id[ids["pic"]].get("data-lzl-src") is None
     # escaping: the text and values come back as the DOM has them; what XML cannot hold is
     # replaced and counted; o:p (a namespace prefix to XML) is sent as ps-unknown
     marks = by_id[ids["marks"]]
@@ -529,10 +535,10 @@ def test_snapshot_sender_rules_in_a_real_browser(chromium_context):
     # nesting below depth 256 is flattened: nothing lost, the text still comes last
     assert snap["flattened"] > 0 and text.rstrip().endswith("at the bottom")
     # white space: between inline elements kept, between block-level elements left out:
-    # <body>'s own text is only what sits next to the inline img and svg (nav|img, img|svg, svg|p)
+    # <body>'s own text is only what sits next to the inline imgs and svg (nav|img, img|img, img|svg, svg|p)
     body = root.find("body")
     pieces = [body.text] + [c.tail for c in body]
-    assert [t for t in pieces if t] == [" ", " ", " "]
+    assert [t for t in pieces if t] == [" ", " ", " ", " "]
     # head content is sent for the metadata, and the host reads it all back
     assert root.find("head/title").text == "Sender rules"
     from pagesieve.extract import extract_page

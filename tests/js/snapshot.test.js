@@ -93,3 +93,24 @@ test("a streamed walk sends parts that add up to the whole snapshot", () => {
   assert.ok(got.length >= 5, got.length);  // 42 elements, a part per 7
   assert.equal(got.join("") + parts.rest.markup, snap.markup);
 });
+
+test("a picture a lazy loader has not swapped in sends the loader's address, and no other attribute", () => {
+  const gif = "data:image/gif;base64,R0lGODlhAQABAAAAACw=";
+  const loaded = h("img", { src: "/shown.jpg", "data-lzl-src": "/big.jpg" });
+  loaded.currentSrc = "https://example.com/shown.jpg";
+  const page = h("html", {}, h("body", {},
+    h("img", { src: gif, "data-track": "promo.jpg-7", "nitro-lazy-src": "/a/photo.webp", "lazy-src": "/b.png", alt: "x.jpg" }),
+    h("img", { "data-lzl-srcset": "/p-1.webp 1x, /p-2.webp 2x", decoding: "async" }),
+    h("img", { src: "/img/spacer.gif", ":src": "/vue.jpg", "data-ps-id": "/ours.jpg" }),
+    h("img", { src: gif, "data-src": "/known.jpg", "lazy-src": "/other.jpg" }),
+    loaded));
+  const markup = snapshot(page).markup;
+  const imgs = markup.match(/<img [^>]*\/>/g);
+  assert.deepEqual(imgs, [
+    `<img src='${gif}' alt='x.jpg' nitro-lazy-src='/a/photo.webp' data-ps-id='2'/>`,  // the first address, after the kept ones
+    "<img data-lzl-srcset='/p-1.webp 1x, /p-2.webp 2x' data-ps-id='3'/>",
+    "<img src='/img/spacer.gif' data-ps-id='4'/>",  // no name XML would misread, not ours
+    `<img src='${gif}' data-src='/known.jpg' data-ps-id='5'/>`,  // a known loader's is sent anyway
+    "<img src='/shown.jpg' data-ps-id='6'/>",  // loaded: nothing more
+  ]);
+});

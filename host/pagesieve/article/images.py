@@ -19,25 +19,11 @@ from urllib.parse import unquote, urljoin
 from lxml import etree
 
 from pagesieve.article.media import best_candidate, parse_srcset, pick_candidate
+from pagesieve.page.lazy import IMAGE_SRCSET, IMAGE_URL, NOT_ADDRESSES, PLACEHOLDER_SRC
 from pagesieve.page.preprocess import remove_keep_tail
 
 LAZY_SRC_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src")
 """Attributes where lazy-loading scripts keep the real image URL (read before ``src``)."""
-
-PLACEHOLDER_SRC = re.compile(r"^data:|blank|spacer|placeholder|pixel|1x1|transparent|grey\.gif|loading", re.IGNORECASE)
-"""A ``src`` that is likely a stand-in for the picture: a lazy-loading attribute, when there is
-one, is read instead."""
-
-IMAGE_URL = re.compile(r"^\s*\S+\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?\s*$", re.IGNORECASE)
-"""An attribute value that is one image address (Readability.js ``_fixLazyImages``:
-``/^\\s*\\S+\\.(jpg|jpeg|png|webp)\\S*\\s*$/``, with GIF and AVIF, which browsers show too)."""
-
-IMAGE_SRCSET = re.compile(r"\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?\s+\d+(?:\.\d+)?[wx]", re.IGNORECASE)
-"""An attribute value that is a ``srcset`` of image addresses (Readability.js:
-``/\\.(jpg|jpeg|png|webp)\\s+\\d/``)."""
-
-NOT_ADDRESSES = frozenset({"src", "srcset", "alt", "title", "class", "id", "style", "width", "height", "sizes"})
-"""Attributes :func:`lazy_source` does not read: the image's own or its description."""
 
 BLANK_PIXELS = 2
 """Width and height (pixels) up to which a GIF or PNG data URI is a spacer, not a picture: the

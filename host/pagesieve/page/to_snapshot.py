@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import lxml.etree
 
+from pagesieve.page.lazy import unsent_lazy_attribute
 from pagesieve.page.limits import MAX_ID
 from pagesieve.page.model import NODE_ID_ATTR, Page
 from pagesieve.page.snapshot import (
@@ -51,6 +52,10 @@ def _element_node(page: Page, element: Any, nid: int, parent: int | None, main_c
     ``[hidden]``), the page's main region excepted."""
     node: dict[str, Any] = {"i": nid, "p": parent, "t": _snapshot_tag(element.tag)}
     attrs = {name: value for name, value in element.attrib.items() if name in _KEPT}
+    if element.tag == "img":  # a lazy loader's address, as the sender adds it (docs/snapshot.md)
+        lazy = unsent_lazy_attribute(element, _KEPT, element.get("src"))
+        if lazy is not None:
+            attrs[lazy[0]] = lazy[1]
     if attrs:
         node["a"] = attrs
     box = (page.boxes or {}).get(nid)
