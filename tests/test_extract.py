@@ -453,6 +453,24 @@ def test_html_and_snapshot_give_the_same_blocks(datasets_dir):
         assert ia == ib and (xa == xb).all()
 
 
+def test_a_page_hidden_in_its_markup_reads_alike_through_its_snapshot(datasets_dir):
+    """``page_to_snapshot`` marks hidden what the HTML route removes as hidden, no more: the
+    tests and benchmarks that feed the host HTML pages as snapshots read the article the HTML
+    route reads. wcxb_dev/4020 (GeeksforGeeks) keeps its article in a ``display:none`` wrapper
+    of nearly the whole page, which the HTML route reads (``wraps_page``); through the snapshot
+    its article was empty. wcxb_dev/0254 hides nothing that matters and reads alike either way."""
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    from pagesieve.extract import extract_page
+
+    wcxb = load_dataset(datasets_dir / "wcxb_dev")
+    for page_id in ("4020", "0254"):
+        source, url = read_page(wcxb, page_id), wcxb.record(page_id).url
+        html = extract_page(parse_html(source, url=url))
+        snapshot = extract_page(parse_snapshot(page_to_snapshot(parse_html(source, url=url))))
+        assert len(html.text) > 1000 and snapshot.text == html.text, page_id
+
+
 def test_page_without_text_gets_an_empty_article():
     article = extract("<html><body><div><img src='a.png'></div></body></html>")
     assert article.text == ""

@@ -5,7 +5,6 @@ round trip. The snapshot format is docs/snapshot.md's."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, Callable
 
 import lxml.etree
@@ -17,7 +16,7 @@ from pagesieve.page.snapshot import (
     CONTENTLESS_TAGS, JSON_LD_MAX_CHARS, JSON_LD_TOTAL_MAX_CHARS, KEPT_ATTRIBUTES, PLACEHOLDER_TAG, SNAPSHOT_VERSION,
     TAG_RE, is_json_ld,
 )
-from pagesieve.page.visibility import is_hidden, readable_length, revealed_by_script
+from pagesieve.page.visibility import invisible_elements
 
 _KEPT = frozenset(KEPT_ATTRIBUTES)
 
@@ -45,11 +44,10 @@ def _id_source(page: Page) -> Callable[[Any], str | None]:
     return lambda element: element.get(NODE_ID_ATTR)
 
 
-def _element_node(page: Page, element: Any, nid: int, parent: int | None, main_chars) -> dict[str, Any]:
+def _element_node(page: Page, element: Any, nid: int, parent: int | None, hidden: frozenset) -> dict[str, Any]:
     """The snapshot node of ``element`` (id ``nid``, parent id ``parent``): its tag, the kept
     attributes, its box and style where ``page`` has them, and ``"v": False`` for an element
-    of an HTML page its markup hides (what checkVisibility() says of display:none /
-    ``[hidden]``), the page's main region excepted."""
+    of an HTML page that the HTML route takes for hidden (``hidden``, :func:`_hidden_html`)."""
     node: dict[str, Any] = {"i": nid, "p": parent, "t": _snapshot_tag(element.tag)}
     attrs = {name: value for name, value in element.attrib.items() if name in _KEPT}
     if element.tag == "img":  # a lazy loader's address, as the sender adds it (docs/snapshot.md)
@@ -63,7 +61,7 @@ def _element_node(page: Page, element: Any, nid: int, parent: int | None, main_c
         node["b"] = [box.x, box.y, box.width, box.height]
     style = (page.styles or {}).get(nid)
     if style is None:
-        if page.source == "html" and is_hidden(element) and not revealed_by_script(element, main_chars):
+        if element in hidden:
             node["v"] = False
         return node
     if not style.visible:
@@ -73,6 +71,19 @@ def _element_node(page: Page, element: Any, nid: int, parent: int | None, main_c
     if style.font_weight is not None:
         node["fw"] = style.font_weight
     return node
+
+
+def _hidden_html(page: Page) -> frozenset:
+    """The elements of an HTML page (no styles) that the HTML route's pre-processing removes as
+    hidden by their markup (:func:`~pagesieve.page.visibility.invisible_elements`: ``hidden``,
+    an inline style that hides, a hidden copy of shown text; not the page's main region, a
+    wrapper of the whole page, a disclosure panel, nor anything when they would hide the page),
+    so that a page read through its snapshot loses what its HTML loses, no more. Before
+    2026-12-07 only ``is_hidden`` less the main region was asked: wcxb_dev/4020's article, in a
+    ``display:none`` wrapper of nearly the whole page, came out empty through the snapshot."""
+    if page.source != "html" or page.styles is not None:
+        return frozenset()
+    return frozenset(invisible_elements(page, page.root.find("body"), frozenset())[1])
 
 
 def _nodes(page: Page) -> list[dict]:
@@ -89,7 +100,7 @@ def _nodes(page: Page) -> list[dict]:
     ids: dict[Any, int] = {}
     nodes: list[dict] = []
     json_ld_chars = 0
-    main_chars = cache(readable_length)
+    hidden = _hidden_html(page)
     append = nodes.append
     walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     for event, element in walker:
@@ -109,7 +120,7 @@ def _nodes(page: Page) -> list[dict]:
         used.add(nid)
         ids[element] = nid
         parent = element.getparent()
-        node = _element_node(page, element, nid, None if parent is None else ids[parent], main_chars)
+        node = _element_node(page, element, nid, None if parent is None else ids[parent], hidden)
         append(node)
         if node["t"] in CONTENTLESS_TAGS:
             data = element.text if is_json_ld(element) else None
@@ -126,9 +137,9 @@ def page_to_snapshot(page: Page) -> dict:
     """The snapshot a browser would send for ``page`` (format version
     :data:`~pagesieve.page.snapshot.SNAPSHOT_VERSION`).
 
-    Meant for pages parsed from HTML: their elements get no box, and are visible unless their
-    inline style or ``hidden`` attribute hides them (all a browser-less reader can tell), the
-    page's main region excepted (:func:`~pagesieve.page.visibility.revealed_by_script`). Boxes and
+    Meant for pages parsed from HTML: their elements get no box, and are visible unless the HTML
+    route takes them for hidden by their markup (all a browser-less reader can tell,
+    :func:`_hidden_html`). Boxes and
     styles are written when ``page`` has them, so a snapshot page round-trips too. As the
     sender does, only :data:`~pagesieve.page.snapshot.KEPT_ATTRIBUTES` are kept, the contents of
     :data:`~pagesieve.page.snapshot.CONTENTLESS_TAGS` are left out (a JSON-LD script's data
