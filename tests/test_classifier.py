@@ -439,6 +439,16 @@ def test_type_cut_command_sets_and_removes_the_second_cut(tmp_path, example_anal
     record = json.loads((tmp_path / "training.json").read_text())
     assert record["context"]["type_cut_given"]["types"] == ["collection", "listing"]
     assert "forum" in record["context"]["type_cut_given"]["own_cut_types"]
+    # a third cut, for the pages taken for articles, over the second
+    assert dev_main(["type-cut", "--model", str(path), "--others", "0.3", "--types", "collection,listing",
+                     "--cut", "article=0.45"]) == 0
+    assert load_model(path).type_thresholds == load_model(compiled_path(path)).type_thresholds == {
+        "article": 0.45, "collection": 0.3, "listing": 0.3}
+    given = json.loads((tmp_path / "training.json").read_text())["context"]["type_cut_given"]
+    assert given["cuts"] == {"article": 0.45} and "article" not in given["own_cut_types"] and "forum" in given["own_cut_types"]
+    for bad in ("article", "article=1.5", "blog=0.3", "article=x"):
+        with pytest.raises(SystemExit):
+            dev_main(["type-cut", "--model", str(path), "--others", "0.3", "--cut", bad])
     assert dev_main(["type-cut", "--model", str(path), "--others", "0"]) == 0
     assert load_model(path).type_thresholds == {}
     assert dev_main(["type-cut", "--model", str(path), "--others", "1.5"]) != 0

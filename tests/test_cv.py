@@ -80,8 +80,12 @@ def test_variant_specs():
     cards = cv.parse_variant("all+balanced@0.4/0.3:collection+listing")
     assert cards == cv.VariantSpec("all", True, 0.4, 0.3, ("collection", "listing"))
     assert cards.type_thresholds() == {"collection": 0.3, "listing": 0.3}
+    three = cv.parse_variant("all+balanced@0.4/0.3:collection+listing/0.45:article")
+    assert three == cv.VariantSpec("all", True, 0.4, 0.3, ("collection", "listing"), ((0.45, ("article",)),))
+    assert three.type_thresholds() == {"collection": 0.3, "listing": 0.3, "article": 0.45}
     for bad in ("fancy", "all+fast", "all@1.5", "all@x", "all@0.4/1.2", "all@0.4/x",
-                "all@0.4/0.3:", "all@0.4/0.3:blog", "all@0.4:listing"):
+                "all@0.4/0.3:", "all@0.4/0.3:blog", "all@0.4:listing", "all@0.4/0.3/0.45", "all@0.4/0.3/0.45:",
+                "all@0.4/0.3/1.5:article", "all@0.4/0.3/0.45:blog"):
         with pytest.raises(ValueError):
             cv.parse_variant(bad)
 

@@ -33,7 +33,8 @@ is the configuration of a model trained with ``--balance-datasets`` whose cut ca
 :data:`pagesieve_dev.training.cuts.OWN_CUT_TYPES` at ``OTHER`` (``all+balanced@0.4/0.25``: a model
 whose :attr:`~pagesieve.classify.classifier.BlockClassifier.type_thresholds` training set to 0.25);
 ``@CUT/OTHER:TYPE+TYPE`` cuts only the pages predicted as one of those types at ``OTHER``
-(``all+balanced@0.4/0.3:collection+listing``, the shipped model's configuration).
+(``all+balanced@0.4/0.3:collection+listing``), and each further ``/CUT:TYPE+TYPE`` cuts those
+types' pages at its own cut (``all+balanced@0.4/0.3:collection+listing/0.45:article``).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ class VariantSpec:
     cut: float = 0.5
     other_cut: float | None = None
     other_types: tuple[str, ...] | None = None
+    more_cuts: tuple[tuple[float, tuple[str, ...]], ...] = ()
+    """Further ``(cut, types)``, each a ``/CUT:TYPE+TYPE`` after the second cut (later ones win)."""
 
     def type_thresholds(self) -> dict[str, float]:
         """The :attr:`~pagesieve.classify.classifier.BlockClassifier.type_thresholds` of this variant."""
@@ -75,7 +78,10 @@ class VariantSpec:
         if self.other_cut is None:
             return {}
         kinds = self.other_types or tuple(kind for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES)
-        return {kind: self.other_cut for kind in kinds}
+        cuts = {kind: self.other_cut for kind in kinds}
+        for cut, types in self.more_cuts:
+            cuts.update((kind, cut) for kind in types)
+        return cuts
 
 
 def parse_variant(spec: str) -> VariantSpec:
@@ -93,6 +99,7 @@ def parse_variant(spec: str) -> VariantSpec:
     if columns not in VARIANTS or any(f != "balanced" for f in flags):
         raise ValueError(f"{spec!r}: a variant is one of {', '.join(VARIANTS)}, then +balanced and @CUT if wanted")
     cut_text, slash, other_text = cut_text.partition("/")
+    other_text, *more_texts = other_text.split("/")
     other_text, colon, types_text = other_text.partition(":")
     cut = float(cut_text) if cut_text else 0.5
     other = float(other_text) if slash else None
@@ -101,7 +108,17 @@ def parse_variant(spec: str) -> VariantSpec:
     types = tuple(types_text.split("+")) if colon else None
     if types is not None and (other is None or not types or any(t not in PAGE_TYPES for t in types)):
         raise ValueError(f"{spec!r}: after @CUT/OTHER, ':' names page types joined by '+' ({', '.join(PAGE_TYPES)})")
-    return VariantSpec(columns, bool(flags), cut, other, types)
+    more = []
+    for part in more_texts:  # "/CUT:TYPE+TYPE": these types cut at CUT
+        more_cut, colon, more_types = part.partition(":")
+        kinds = tuple(more_types.split("+"))
+        if not colon or not more_types or any(t not in PAGE_TYPES for t in kinds):
+            raise ValueError(f"{spec!r}: a third cut and after is CUT:TYPE+TYPE ({', '.join(PAGE_TYPES)})")
+        value = float(more_cut)
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"{spec!r}: the cut must lie in (0, 1)")
+        more.append((value, kinds))
+    return VariantSpec(columns, bool(flags), cut, other, types, tuple(more))
 
 
 @dataclass(slots=True)

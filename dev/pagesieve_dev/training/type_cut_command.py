@@ -3,11 +3,11 @@ for articles, without retraining it.
 
 ::
 
-    pagesieve-dev type-cut --others 0.3 [--types collection,listing] [--model models/blocks.skops]
+    pagesieve-dev type-cut --others 0.3 [--types collection,listing] [--cut article=0.45] [--model models/blocks.skops]
 
 The pages whose most probable page type (:mod:`pagesieve.classify.page_type`) is not one of
 :data:`pagesieve_dev.training.cuts.OWN_CUT_TYPES` (with ``--types``: is one of those types) are
-cut at ``--others``
+cut at ``--others``, and each ``--cut TYPE=CUT`` cuts that type's pages at its own cut
 (:attr:`pagesieve.classify.classifier.BlockClassifier.type_thresholds`); the others keep the model's
 main cut. ``pagesieve-dev train`` chooses the second cut itself, out of fold on its training
 pages (:func:`pagesieve_dev.training.cuts.type_cuts`); this command gives it by hand, as ``train
@@ -35,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stage 2's cut for the pages whose predicted page type is not an article, in (0, 1); 0 removes it")
     parser.add_argument("--types", type=_types, default=None, metavar="TYPE,...",
                         help="the page types that get the second cut (default: every type but article)")
+    parser.add_argument("--cut", type=_type_cut, action="append", default=[], metavar="TYPE=CUT",
+                        help="the pages taken for this page type cut at CUT, over --others (repeatable: "
+                             "--cut article=0.45)")
     parser.add_argument("--why", default="", help="recorded beside the cut in the meta (where the cut was chosen)")
 
 
@@ -46,6 +49,18 @@ def _types(value: str) -> tuple[str, ...]:
     if not kinds or bad:
         raise argparse.ArgumentTypeError(f"page types are {', '.join(PAGE_TYPES)}; got {value!r}")
     return kinds
+
+
+def _type_cut(value: str) -> tuple[str, float]:
+    kind, equals, cut = value.partition("=")
+    (kind,) = _types(kind) if equals else ("",)
+    try:
+        number = float(cut)
+    except ValueError:
+        number = -1.0
+    if not equals or not 0.0 < number < 1.0:
+        raise argparse.ArgumentTypeError(f"TYPE=CUT with CUT in (0, 1); got {value!r}")
+    return kind, number
 
 
 def main(args: argparse.Namespace) -> int:
@@ -66,8 +81,13 @@ def main(args: argparse.Namespace) -> int:
         raise ModelError(f"{args.model} has no page-type stage and context stage: one cut is all it can have")
     kinds = getattr(args, "types", None) or tuple(kind for kind in PAGE_TYPES if kind not in OWN_CUT_TYPES)
     cuts = {kind: float(args.others) for kind in kinds} if args.others else {}
-    given = ({"others": float(args.others), "types": list(kinds), "own_cut_types": [k for k in PAGE_TYPES if k not in kinds],
+    more = dict(getattr(args, "cut", None) or ())
+    cuts.update(more)
+    second = list(kinds) if args.others else []
+    given = ({"others": float(args.others), "types": second, "own_cut_types": [k for k in PAGE_TYPES if k not in cuts],
               "why": args.why} if cuts else None)
+    if given is not None and more:
+        given["cuts"] = more
     fitted.type_thresholds = cuts
     context = fitted.meta["context"] = dict(fitted.meta.get("context") or {})
     context["type_thresholds"] = cuts
@@ -82,5 +102,7 @@ def main(args: argparse.Namespace) -> int:
         text = json.dumps(meta, indent=1, sort_keys=True) + "\n"
         atomic_write(record, lambda handle: handle.write(text.encode("utf-8")))
     print(f"wrote {args.model}: main cut {fitted.context_threshold}; "
-          + (f"pages taken for {', '.join(kinds)} cut at {args.others}" if cuts else "one cut for every page type"))
+          + (f"pages taken for {', '.join(kinds)} cut at {args.others}" if args.others else "")
+          + "".join(f"; {kind} at {cut}" for kind, cut in more.items())
+          + ("" if cuts else "one cut for every page type"))
     return 0
