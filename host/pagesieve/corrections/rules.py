@@ -14,7 +14,11 @@ the kind. An anchored label matches only blocks with the signature *and* that te
 A label matches only blocks of its own **kind of text** (:func:`~pagesieve.corrections.signature.text_kind`:
 a list of links or sentences), when both are known: a "noise" label on a list of related links
 must not hide the story's bullet points written with the same markup (bbc.co.uk, issue 64), nor a
-"content" label on those bullet points keep the related links.
+"content" label on those bullet points keep the related links. A "noise" label on a block with
+pictures matches only blocks without pictures or with as many
+(:func:`~pagesieve.corrections.signature.picture_kind`: one, several): a "hide" on a photo's
+caption must not hide the fact boxes the same markup holds (bbc.co.uk's ``td.storybody >
+table``). "Keep" labels are not held to it: a story body is kept whatever its pictures.
 
 This runs after the classifier and the template evidence (:func:`pagesieve.extract.judge_page`):
 a correction is the user's explicit verdict and overrides both, on the page it was made on. On
@@ -33,7 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pagesieve.blocks.segment import Block, subtree_ends
-from pagesieve.corrections.signature import PathIndex, legacy_index, link_share, path_keys, text_anchor, text_kind
+from pagesieve.corrections.signature import (
+    PathIndex, legacy_index, link_share, path_keys, picture_count, picture_kind, text_anchor, text_kind,
+)
 from pagesieve.corrections.store import SNIPPET_CHARS, Label, SiteRules
 from pagesieve.page.model import Page
 from pagesieve.removal import Removal, RemovalLog
@@ -53,8 +59,8 @@ def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths:
     """The labels of ``rules`` that match blocks of ``page``, oldest label first.
 
     A block matches a label when it has the label's signature (tag path; zone when both are
-    known), its text anchor if the label has one, and its kind of text (:func:`block_kind`)
-    when both kinds are known. Labels of an element inside a block (``part > 0``) are matched
+    known), its text anchor if the label has one, its kind of text (:func:`block_kind`)
+    when both kinds are known, and, for a "noise" label, its kind by pictures when both are known. Labels of an element inside a block (``part > 0``) are matched
     by :func:`pagesieve.corrections.parts.match_parts` instead.
 
     Cost: one tag-path key per block (memoised on the parent, so O(elements)) and a dict lookup.
@@ -79,11 +85,15 @@ def match_rules(page: Page, blocks: list[Block], rules: SiteRules | None, paths:
             last = last or subtree_ends(blocks)
             anchor = text_anchor(subtree_text(blocks, b.index, last[b.index]))
         kind = block_kind(b)
+        pictures = picture_kind(picture_count(b.element)) if any(lab.pictures and not lab.label for lab in candidates) else None
         for label in candidates:
             if label.anchor is not None and label.anchor != anchor:
                 continue
             wanted = text_kind(label.link_share)
             if wanted is not None and kind is not None and wanted != kind:
+                continue
+            shown = picture_kind(label.pictures) if label.label == 0 else None  # "hide" labels only
+            if shown is not None and pictures is not None and shown != pictures:
                 continue
             if label.signature.zone is None or zone is None or zone == label.signature.zone:
                 found[label.id if label.id else id(label)].append(b.index)
@@ -247,16 +257,21 @@ def block_kind(block: Block) -> str | None:
 
 def needs_anchor(blocks: list[Block], keep: list[bool], block: int, paths: PathIndex) -> bool:
     """True when a "noise" label on ``blocks[block]`` must be anchored on its text: another
-    block of the page with the same signature and a kind of text the label would match
-    (:func:`block_kind`), outside this block's subtree, holds a kept block."""
+    block of the page with the same signature, a kind of text and a kind by pictures the label
+    would match (:func:`block_kind`, :func:`~pagesieve.corrections.signature.picture_kind`),
+    outside this block's subtree, holds a kept block."""
     last = subtree_ends(blocks)
     path = paths.path(blocks[block].element)
     kind = block_kind(blocks[block])
+    pictures = picture_kind(picture_count(blocks[block].element))
     for b in blocks:
         if b.index == block or block <= b.index <= last[block] or paths.path(b.element) != path:
             continue
         other = block_kind(b)
         if kind is not None and other is not None and other != kind:
+            continue
+        other_pictures = picture_kind(picture_count(b.element))
+        if pictures is not None and other_pictures is not None and other_pictures != pictures:
             continue
         if any(keep[b.index:last[b.index] + 1]):
             return True
@@ -271,7 +286,8 @@ def make_label(page: Page, blocks: list[Block], candidates: list[int], features:
 
     ``keep`` is the page's current verdict per block: with it, a "noise" label is anchored on the
     block's text where :func:`needs_anchor` says so (see the module docstring). The label keeps
-    the block's :func:`~pagesieve.corrections.signature.link_share` (its kind of text)."""
+    the block's :func:`~pagesieve.corrections.signature.link_share` (its kind of text) and its
+    :func:`~pagesieve.corrections.signature.picture_count`."""
     paths = paths or PathIndex(page)
     last = subtree_ends(blocks)[block]
     rows = [r for r, i in enumerate(candidates) if block <= i <= last]
@@ -283,5 +299,5 @@ def make_label(page: Page, blocks: list[Block], candidates: list[int], features:
     return Label(
         site=site_of(page.url) or "", url=page.url, label=label, signature=paths.signature(blocks[block].element),
         features=np.asarray(features[rows], dtype=np.float32), snippet=snippet, anchor=anchor,
-        link_share=link_share(blocks[block]),
+        link_share=link_share(blocks[block]), pictures=picture_count(blocks[block].element),
     )

@@ -16,7 +16,10 @@ would be wrong (one boilerplate paragraph among the story's look-alike paragraph
 A correction also remembers the **kind of text** of its block (:func:`text_kind`): a list of links
 or a run of sentences. Sites style every list of a story body alike (bbc.co.uk:
 ``ul.story-body__unordered-list`` holds both the "related stories" links inside a story and the
-story's own bullet points), so a rule made on one kind must not act on the other.
+story's own bullet points), so a rule made on one kind must not act on the other. Likewise the
+**pictures** of its block (:func:`picture_kind`): bbc.co.uk's story body lays out a captioned
+photo and a fact box with the same ``<table>``, and a rule made on the photo must not hide the
+fact boxes.
 """
 
 from __future__ import annotations
@@ -168,6 +171,28 @@ def text_kind(share: float | None) -> str | None:
     if share is None:
         return None
     return "links" if share > LINK_LIST_SHARE else "text"
+
+
+PICTURE_TAGS = ("img", "video")
+"""The elements counted as a block's pictures (:func:`picture_count`)."""
+
+
+def picture_count(element: etree._Element) -> int:
+    """How many pictures (:data:`PICTURE_TAGS`) ``element`` and its subtree hold."""
+    return sum(1 for _ in element.iter(*PICTURE_TAGS))
+
+
+def picture_kind(count: int | None) -> str | None:
+    """The kind of a block by its :func:`picture_count`: ``"one"`` (a photo, with or without its
+    caption) or ``"several"`` (a gallery, a box with icons); ``None`` when it holds none or when
+    not known (a label stored before it was kept). On big9's bbc.co.uk pages the caption tables
+    of the story body hold one picture and the fact boxes and pull quotes two to four (the
+    quotation marks and bullets are images), under the same tag path
+    (``td.storybody > table``). A block without pictures is of no kind: a teaser without its
+    thumbnail is still the teaser the user hid."""
+    if not count:
+        return None
+    return "one" if count == 1 else "several"
 
 
 _NOT_LETTERS = re.compile(r"[\W\d_]+")

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pagesieve.corrections.signature import Signature, text_kind
+from pagesieve.corrections.signature import Signature, picture_kind, text_kind
 from pagesieve.errors import LabelStoreError
 from pagesieve.blocks.features import FEATURE_NAMES, N_FEATURES
 from pagesieve.storage.sqlite_schema import migrate, open_database, write_transaction
@@ -72,6 +72,8 @@ MIGRATIONS: tuple[str, ...] = (
     "ALTER TABLE labels ADD COLUMN link_share REAL",
     # 3: how many of the path's last steps name an element inside the block (0: the block itself).
     "ALTER TABLE labels ADD COLUMN part INTEGER NOT NULL DEFAULT 0",
+    # 4: how many pictures the corrected block holds (NULL: not known, labels made before).
+    "ALTER TABLE labels ADD COLUMN pictures INTEGER",
 )
 
 
@@ -104,6 +106,11 @@ class Label:
             name an element inside the block the rest of the path names (a credit ``span`` in a
             caption paragraph, a "More…" link): the rule hides those elements only, and its
             anchor and kind of text are the element's (:mod:`pagesieve.corrections.parts`).
+        pictures: how many pictures the corrected block's subtree holds
+            (:func:`~pagesieve.corrections.signature.picture_count`); ``None`` when not known (a
+            part, or a label stored before it was kept). A "noise" rule matches only blocks of the
+            same kind by pictures (:func:`~pagesieve.corrections.signature.picture_kind`), where
+            both have one.
     """
 
     site: str
@@ -119,6 +126,7 @@ class Label:
     active: bool = True
     link_share: float | None = None
     part: int = 0
+    pictures: int | None = None
 
     @property
     def block_key(self) -> str:
@@ -137,7 +145,7 @@ class Label:
         return {
             "site": self.site, "url": self.url, "created": self.created, "label": self.name,
             "path": list(self.signature.path), "zone": self.signature.zone, "anchor": self.anchor, "snippet": self.snippet,
-            "link_share": self.link_share, "part": self.part,
+            "link_share": self.link_share, "part": self.part, "pictures": self.pictures,
             "feature_names": list(FEATURE_NAMES), "features": [[round(float(v), 6) for v in row] for row in self.features],
         }
 
@@ -192,18 +200,24 @@ def label_from_json(data: dict) -> Label:
     part = data.get("part", 0)
     if not isinstance(part, int) or isinstance(part, bool) or not 0 <= part < max(len(path), 1):
         raise LabelStoreError("\"part\" must be a whole number of steps, less than the path's")
+    pictures = data.get("pictures")
+    if pictures is not None and (not isinstance(pictures, int) or isinstance(pictures, bool) or pictures < 0):
+        raise LabelStoreError("\"pictures\" must be a whole number from 0, or null")
     return Label(site=site, url=url, label=LABEL_VALUES[label], signature=Signature(tuple(path), zone),
                  features=features, snippet=snippet, anchor=anchor, created=float(created),
-                 link_share=None if link_share is None else float(link_share), part=part)
+                 link_share=None if link_share is None else float(link_share), part=part, pictures=pictures)
 
 
 def same_kind(a: Label, b: Label) -> bool:
     """True when labels ``a`` and ``b`` name the same kind of text (:func:`text_kind` of their
-    :attr:`Label.link_share`), or when either kind is not known: two labels with one signature
-    and text anchor replace each other only then, since a rule on a list of links and a rule on
-    sentences with the same tag path act on different blocks."""
+    :attr:`Label.link_share`) and the same kind by pictures (:func:`picture_kind` of their
+    :attr:`Label.pictures`), where both are known: two labels with one signature and text anchor
+    replace each other only then, since a rule on a list of links and a rule on sentences with
+    the same tag path act on different blocks, as do a rule on a captioned photo and one on a
+    fact box."""
     ka, kb = text_kind(a.link_share), text_kind(b.link_share)
-    return ka is None or kb is None or ka == kb
+    pa, pb = picture_kind(a.pictures), picture_kind(b.pictures)
+    return (ka is None or kb is None or ka == kb) and (pa is None or pb is None or pa == pb)
 
 
 @dataclass(slots=True)
@@ -258,13 +272,15 @@ class LabelStore:
 
     @staticmethod
     def _row(row) -> Label:
-        (id_, site, url, created, label, path, zone, anchor, snippet, features, rows, count, replaced, active, link_share, part) = row
+        (id_, site, url, created, label, path, zone, anchor, snippet, features, rows, count, replaced, active, link_share, part,
+         pictures) = row
         feats = np.frombuffer(features, dtype=np.float32).reshape(rows, count) if rows else np.zeros((0, count), np.float32)
         return Label(site=site, url=url, label=label, signature=Signature(tuple(json.loads(path)), zone),
                      features=feats, snippet=snippet, anchor=anchor, created=created, id=id_, replaced=replaced, active=bool(active),
-                     link_share=link_share, part=part)
+                     link_share=link_share, part=part, pictures=pictures)
 
-    _COLUMNS = "id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share, part"
+    _COLUMNS = ("id, site, url, created, label, path, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share,"
+                " part, pictures")
 
     def labels(self, site: str | None = None, *, active_only: bool = True, features: bool = True) -> list[Label]:
         """Labels, oldest first; of one site or all; active ones only unless asked; without their
@@ -346,15 +362,16 @@ class LabelStore:
                     old.active = False
                     replaced = replaced or old
             cur = db.execute(
-                "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share, part)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced,"
+                " active, link_share, part, pictures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
                 (label.site, label.url, created, label.label, json.dumps(list(sig.path), ensure_ascii=False), sig.key, sig.zone,
                  label.anchor, label.snippet, feats.tobytes(), len(feats), feats.shape[1], replaced.id if replaced else None,
-                 label.link_share, label.part),
+                 label.link_share, label.part, label.pictures),
             )
             stored = Label(site=label.site, url=label.url, label=label.label, signature=sig, features=feats,
                            snippet=label.snippet, anchor=label.anchor, created=created, id=int(cur.lastrowid),
-                           replaced=replaced.id if replaced else None, link_share=label.link_share, part=label.part)
+                           replaced=replaced.id if replaced else None, link_share=label.link_share, part=label.part,
+                           pictures=label.pictures)
         return stored, replaced
 
     def undo(self, site: str | None = None) -> tuple[Label | None, Label | None]:
@@ -408,11 +425,11 @@ class LabelStore:
                         db.execute("UPDATE labels SET active = 0 WHERE id = ?", (row[0],))
                 feats = np.ascontiguousarray(np.asarray(label.features, dtype=np.float32).reshape(-1, N_FEATURES)[:MAX_BLOCKS_PER_LABEL])
                 db.execute(
-                    "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count, replaced, active, link_share, part)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?)",
+                    "INSERT INTO labels (site, url, created, label, path, path_key, zone, anchor, snippet, features, rows, feature_count,"
+                    " replaced, active, link_share, part, pictures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?, ?)",
                     (label.site, label.url, label.created or time.time(), label.label, json.dumps(list(sig.path), ensure_ascii=False),
                      sig.key, sig.zone, label.anchor, label.snippet, feats.tobytes(), len(feats), N_FEATURES, label.link_share,
-                     label.part),
+                     label.part, label.pictures),
                 )
                 count += 1
         return count
