@@ -76,14 +76,15 @@ def _element_node(page: Page, element: Any, nid: int, parent: int | None, hidden
 def _hidden_html(page: Page) -> frozenset:
     """The elements of an HTML page (no styles) that the HTML route's pre-processing removes as
     hidden by their markup (:func:`~pagesieve.page.visibility.invisible_elements`: ``hidden``,
-    an inline style that hides, a hidden copy of shown text; not the page's main region, a
-    wrapper of the whole page, a disclosure panel, nor anything when they would hide the page),
-    so that a page read through its snapshot loses what its HTML loses, no more. Before
+    an inline style that hides; not the page's main region, a wrapper of the whole page, a
+    disclosure panel, nor anything when they would hide the page), so that a page read through
+    its snapshot loses what its HTML loses, no more. The copies of shown text that the utility
+    class ``hidden`` hides stay shown: a browser with no style sheet for the class shows them. Before
     2026-12-07 only ``is_hidden`` less the main region was asked: wcxb_dev/4020's article, in a
     ``display:none`` wrapper of nearly the whole page, came out empty through the snapshot."""
     if page.source != "html" or page.styles is not None:
         return frozenset()
-    return frozenset(invisible_elements(page, page.root.find("body"), frozenset())[1])
+    return frozenset(invisible_elements(page, page.root.find("body"), frozenset(), copies=False)[1])
 
 
 def _nodes(page: Page) -> list[dict]:

@@ -364,8 +364,8 @@ def is_hidden(element: etree._Element, styles: dict | None = None) -> bool:
     return False
 
 
-def invisible_elements(page: Page, body: etree._Element | None, untested: frozenset[str] | set[str]
-                       ) -> tuple[list[etree._Element], list[etree._Element]]:
+def invisible_elements(page: Page, body: etree._Element | None, untested: frozenset[str] | set[str],
+                       copies: bool = True) -> tuple[list[etree._Element], list[etree._Element]]:
     """``(not_rendered, hidden)``: the elements of ``page.root`` (``body``: its ``<body>``, or
     ``None``) that :func:`pagesieve.page.preprocess.preprocess` removes as invisible, document
     order within each list; elements whose tag is in ``untested`` (the tags pre-processing
@@ -378,7 +378,9 @@ def invisible_elements(page: Page, body: etree._Element | None, untested: frozen
     :func:`hidden_copy` finds, less the main region (:func:`revealed_by_script`), a wrapper of
     the whole page (:func:`wraps_page`) and the panels of disclosure buttons
     (:func:`disclosure_panel`); and nothing at all when what is left hides the page
-    (:func:`hides_page`)."""
+    (:func:`hides_page`). With ``copies`` false the hidden copies are left out of ``hidden``:
+    a browser whose style sheet has no rule for the class shows them
+    (:func:`pagesieve.page.to_snapshot.page_to_snapshot` writes what such a browser sends)."""
     root = page.root
     if page.hidden is not None:
         listed = [element for element in page.hidden if element.tag not in untested]
@@ -401,7 +403,7 @@ def invisible_elements(page: Page, body: etree._Element | None, untested: frozen
     hidden = [
         element for element in _MAY_BE_HIDDEN_HTML(root)
         if element.tag not in untested
-        and ((is_hidden(element) and not disclosure_panel(element, panels)) or hidden_copy(element, shown))
+        and ((is_hidden(element) and not disclosure_panel(element, panels)) or (copies and hidden_copy(element, shown)))
         and not revealed_by_script(element, main_chars)
         and not wraps_page(element, body_readable)
     ]
