@@ -114,10 +114,9 @@ def parse_variant(spec: str) -> VariantSpec:
         kinds = tuple(more_types.split("+"))
         if not colon or not more_types or any(t not in PAGE_TYPES for t in kinds):
             raise ValueError(f"{spec!r}: a third cut and after is CUT:TYPE+TYPE ({', '.join(PAGE_TYPES)})")
-        value = float(more_cut)
-        if not 0.0 < value < 1.0:
+        if not 0.0 < float(more_cut) < 1.0:
             raise ValueError(f"{spec!r}: the cut must lie in (0, 1)")
-        more.append((value, kinds))
+        more.append((float(more_cut), kinds))
     return VariantSpec(columns, bool(flags), cut, other, types, tuple(more))
 
 

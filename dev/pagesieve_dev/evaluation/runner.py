@@ -187,9 +187,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cv-variants", default="base,all", metavar="LIST",
                         help="with --cv: comma-separated classifier variants of " + ", ".join(("base", "cards", "type", "all"))
                         + ", each with +balanced (datasets weighed alike in stage 2) and @CUT (stage 2's cut) if wanted,"
-                        " @CUT/OTHER for a second cut on the pages not taken for articles, @CUT/OTHER:TYPE+TYPE on"
-                        " those types only, then /CUT:TYPE+TYPE for each further cut,"
-                        " e.g. all+balanced@0.4/0.3:collection+listing/0.45:article (default base,all)")
+                        " @CUT/OTHER for a second cut on the pages not taken for articles, @CUT/OTHER:TYPE+TYPE on those types"
+                        " only, /CUT:TYPE+TYPE for each further cut, e.g. all+balanced@0.4/0.3:collection+listing (default base,all)")
     parser.add_argument("--cv-ablate", default="", metavar="RULES",
                         help="with --cv: comma-separated rules of the page-level settling ("
                         "headline, structures, records, comments, labels, templates, notices, teasers, credits, copies, listing, asides,"
