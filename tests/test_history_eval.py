@@ -170,7 +170,8 @@ def test_template_stage_learns_from_training_pages_and_reads_the_evidence(datase
 
 
 def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets_dir):
-    """A stage that cuts the context probability at the shipped model's cut and reads nothing else
+    """A stage that cuts the context probability at the shipped model's cut for the page's type
+    (:meth:`~pagesieve.classify.classifier.BlockClassifier.cut_for`) and reads nothing else
     judges a templated page as the shipped path does (classifier, page rules, then removal)."""
     import numpy as np
 
@@ -189,10 +190,11 @@ def test_template_stage_with_the_classifiers_cut_gives_the_removal_path(datasets
             templates = history.templates(record.url)
             html = read_page(dataset, page_id)
             model = default_model()
-            assert 0.0 < model.context_threshold < 1.0
-            cut = EvidenceStage(np.array([1000.0, 0.0, 0.0]), -1000.0 * model.context_threshold, (0, 1, 2), SCORE_FEATURES, 0, 0)
+            analysis, shipped = judge_page(parse_html(html, url=record.url), model, templates)
+            page_cut = model.cut_for(analysis.page_type)  # the cut of the page's type (models/README.md)
+            assert 0.0 < page_cut < 1.0
+            cut = EvidenceStage(np.array([1000.0, 0.0, 0.0]), -1000.0 * page_cut, (0, 1, 2), SCORE_FEATURES, 0, 0)
             _, by_stage = judge_with_stage(parse_html(html, url=record.url), model, templates, cut)
-            _, shipped = judge_page(parse_html(html, url=record.url), model, templates)
             assert by_stage == shipped
             checked += sum(shipped)
         assert checked > 20

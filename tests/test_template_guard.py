@@ -3,7 +3,7 @@ remove a block the classifier is confident is main content, still remove the ord
 noise, and the crawl's path (page facts kept between passes) agrees with the tree's.
 
 On a real page of dragnet (a training site, healthcare-economist.com): its byline line "Written
-By: Jason Shafrin - Nov• 06•12" is main content in dragnet's truth, the classifier is confident of
+By: Jason Shafrin - Nov• 04•12" is main content in dragnet's truth, the classifier is confident of
 it, and the site's library matches it (the same line, another date, on every page); the comment
 feed line "You can follow any responses to this entry through the RSS 2.0 feed" is noise the
 classifier hesitated over, and the library matches it too.
@@ -29,7 +29,7 @@ from pagesieve.templates.urls import site_of
 from pagesieve.tokens import tokens
 from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
 
-PAGE = "R481"
+PAGE = "R484"
 BYLINE = "Written By: Jason Shafrin"
 FEED = "You can follow any responses to this entry"
 
