@@ -109,18 +109,24 @@ def test_a_rule_on_related_links_keeps_the_storys_bullet_points(datasets_dir):
 
 def test_the_related_links_rule_makes_no_bbc_page_worse(datasets_dir):
     """Over all 40 BBC pages of big9 (single page, no history): the rule never lowers a page's F1
-    and raises it on the pages with a related-stories list."""
+    and raises it on every page where the classifier keeps a related-stories list. (Since the
+    article cut of 0.45 the classifier drops most of those lists itself: two pages keep one,
+    2017_russia_1, where the label is made, and 2017_nigeria_1; at 0.4 it raised at least three.)"""
     ids, read = _pages(datasets_dir)
     label, _signature = _related_links_rule(read)
     rules = SiteRules(SITE, [label])
-    gains = {}
+    gains, kept_lists = {}, set()
     for page_id in ids:
-        truth = read(page_id)[1]
+        page, truth = read(page_id)
+        analysis, keep = judge_page(page)
+        if any(block_kind(b) == "links" and any(keep[b.index:b.index + len(b.children) + 1]) for b in _story_lists(analysis)):
+            kept_lists.add(page_id)
         gains[page_id] = _f1(extract_page(read(page_id)[0], corrections=rules).text, truth) - \
             _f1(extract_page(read(page_id)[0]).text, truth)
     worst = min(gains, key=gains.get)
     assert gains[worst] >= -1e-9, f"{worst}: F1 {gains[worst]:+.4f} with the correction"
-    assert sum(g > 0.001 for g in gains.values()) >= 3
+    assert len(kept_lists - {"2017_russia_1"}) >= 1, "another page keeps a related-stories list"
+    assert all(gains[p] > 0.001 for p in kept_lists), {p: gains[p] for p in kept_lists}
 
 
 # ------------------------------------------------------------------ the kind of text, without datasets
