@@ -19,7 +19,7 @@ from urllib.parse import unquote, urljoin
 from lxml import etree
 
 from pagesieve.article.media import best_candidate, parse_srcset, pick_candidate
-from pagesieve.page.lazy import IMAGE_SRCSET, IMAGE_URL, NOT_ADDRESSES, PLACEHOLDER_SRC
+from pagesieve.page.lazy import IMAGE_SRCSET, NOT_ADDRESSES, PLACEHOLDER_SRC, is_image_address
 from pagesieve.page.preprocess import remove_keep_tail
 
 LAZY_SRC_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src")
@@ -34,16 +34,15 @@ def lazy_source(img: etree._Element) -> str | None:
     """The image address a lazy-loading script keeps in an attribute other than the known ones
     (``nitro-lazy-src``, ``data-lzl-src``, ``data-lazy-srcset`` ...), in attribute order: the
     largest reasonable candidate of a ``srcset``-like value, else a value that is one image
-    address (:data:`IMAGE_SRCSET`, :data:`IMAGE_URL`); ``None`` when no attribute holds one."""
+    address (:func:`~pagesieve.page.lazy.is_image_address`); ``None`` when no attribute holds one."""
     for name, value in img.attrib.items():
-        if name in NOT_ADDRESSES or not value or value.startswith("data:"):
+        if name in NOT_ADDRESSES or not is_image_address(value):
             continue
-        if IMAGE_SRCSET.search(value):
-            best = pick_candidate(parse_srcset(value))
-            if best:
-                return best
-        elif IMAGE_URL.match(value):
-            return value.strip()
+        if not IMAGE_SRCSET.search(value):
+            return value.strip()  # one address (IMAGE_URL)
+        best = pick_candidate(parse_srcset(value))
+        if best:
+            return best
     return None
 
 
