@@ -38,6 +38,7 @@ from pagesieve.rules.layers import find_layers, judge_layers, kept_layers_out
 from pagesieve.rules.notices import drop_notices
 from pagesieve.rules.labels import drop_boilerplate_labels
 from pagesieve.rules.listing import widen_thin_listing
+from pagesieve.rules.loose import keep_loose_prose
 from pagesieve.rules.structures import complete_structures
 from pagesieve.rules.records import complete_records, forum_sure
 from pagesieve.rules.thin import widen_thin_page
@@ -243,7 +244,7 @@ class _FirstPassReasons:
 
 
 SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies", "listing",
-                "asides", "trailing")
+                "asides", "loose", "trailing")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -265,7 +266,9 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     :func:`~pagesieve.rules.listing.widen_thin_listing`; what the page names an aside
     (a disclaimer, an author's bio, related links, a share bar, a sponsor's or newsletter's box,
     a breadcrumb trail)
-    goes, :func:`~pagesieve.rules.asides.drop_named_asides`; and a heading left at the end of the body
+    goes, :func:`~pagesieve.rules.asides.drop_named_asides`; a paragraph written loose in a
+    story's container is kept with the story, :func:`~pagesieve.rules.loose.keep_loose_prose`;
+    and a heading left at the end of the body
     with nothing under it goes, :func:`~pagesieve.rules.headings.drop_trailing_heading`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run."""
@@ -296,6 +299,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         widen_thin_listing(analysis.blocks, keep, analysis.sibling_groups or [], analysis.page_type, log)
     if "asides" not in skip:
         drop_named_asides(analysis.blocks, keep, log)
+    if "loose" not in skip:
+        keep_loose_prose(analysis.blocks, keep, log)
     if "trailing" not in skip and is_article(analysis.page_type):
         drop_trailing_heading(analysis.blocks, keep, log)
 

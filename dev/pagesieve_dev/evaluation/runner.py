@@ -192,7 +192,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cv-ablate", default="", metavar="RULES",
                         help="with --cv: comma-separated rules of the page-level settling ("
                         "headline, structures, records, comments, labels, templates, notices, teasers, credits, copies, listing, asides,"
-                        " trailing: pagesieve.extract.SETTLE_RULES"
+                        " loose, trailing: pagesieve.extract.SETTLE_RULES"
                         + ") to leave out in turn on the last variant, each scored as a column of its own")
     parser.add_argument("--cv-reduce", type=positive_int, default=None, metavar="M",
                         help="with --cv: each fold's SVM runs on a reduced set of M kernel centres, fitted as "
