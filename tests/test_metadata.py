@@ -236,6 +236,46 @@ def test_byline_itemprop_author_name():
     assert meta_of(html).byline == "Lu Wei"
 
 
+def test_an_unmarked_by_line_under_the_headline_names_the_author():
+    """big9's Yahoo! News AP stories mark their byline with no class, id, rel or itemprop
+    (article.byline.by_line_name)."""
+    html = """<html><body><h1>Texans Fleeing Rita Stalled by Traffic</h1><div class="storyhdr">
+    <p><span>By MIKE GRACZYK, Associated Press Writer</span> <em>1 hour, 41 minutes ago</em></p></div>
+    <div id="storybody">HOUSTON - Hurricane Rita closed in on the Texas Gulf Coast.</div></body></html>"""
+    assert meta_of(html).byline == "MIKE GRACZYK"
+    for line, name in (("Written by Chris Beaumont Published January 07, 2008", "Chris Beaumont"),
+                       ("By: Jim Macdonald, THE CANADIAN PRESS", "Jim Macdonald"),
+                       ("by Ann Lee and Tom Ruiz - May 2, 2024", "Ann Lee and Tom Ruiz"),
+                       ("By Jack Hough Published: August 2, 2004", "Jack Hough")):
+        assert meta_of(f"<html><body><h1>Title</h1><p>{line}</p><p>Story.</p></body></html>").byline == name, line
+
+
+def test_a_by_phrase_that_names_no_one_or_stands_far_from_the_headline_is_no_byline():
+    for line in ("By the time we arrived the road had gone.", "By using this site you agree to our terms.",
+                 "by 2030, half of the fleet"):
+        assert meta_of(f"<html><body><h1>Title</h1><p>{line}</p></body></html>").byline is None, line
+    # no headline: a "By" line anywhere may be a teaser's
+    assert meta_of("<html><body><p>By Ann Lee</p></body></html>").byline is None
+    # past the window of elements under the headline
+    filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(40))
+    assert meta_of(f"<html><body><h1>Title</h1>{filler}<p>By Ann Lee</p></body></html>").byline is None
+
+
+def test_the_by_line_of_a_real_ap_story_goes_to_the_readers_header(datasets_dir):
+    """big9 2005_katrina_2: the reader's header shows the "By" line once, and the body opens
+    with the story's lead (kept by pagesieve.rules.loose), not with the byline."""
+    from pagesieve.extract import extract
+    from pagesieve_dev.evaluation.datasets import load_dataset, read_page
+
+    ds = load_dataset(datasets_dir / "big9")
+    article = extract(read_page(ds, "2005_katrina_2"), ds.record("2005_katrina_2").url)
+    assert article.metadata.byline == "DONNA CASSATA"
+    assert article.header[0] == "Katrina May Cost U.S. as Much as Two Wars"
+    assert article.header[1].startswith("By DONNA CASSATA, Associated Press Writer")
+    assert "CASSATA" not in article.text and "CASSATA" not in article.html
+    assert article.text.startswith("WASHINGTON - One storm could end up costing almost as much as two wars.")
+
+
 def test_time_datetime_prefers_pubdate():
     html = """<html><body><h1>Title</h1>
     <time datetime="2022-01-01">updated</time>

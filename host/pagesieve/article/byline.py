@@ -76,13 +76,9 @@ def _clean_byline(text: str) -> str:
     return text
 
 
-def _byline_candidates(root, headline: str) -> list:
-    """Elements that may hold the byline: a window of the document around the headline.
-
-    Bylines sit next to the headline ``<h1>``, so only the 40 elements before it and the 250
-    after it are looked at (the first 600 of ``<body>`` when there is no ``<h1>``); a
-    whole-document attribute scan would cost milliseconds on big pages.
-    """
+def _headline_anchor(root, headline: str):
+    """The ``<h1>`` whose text is ``headline`` among the first ten, else the first with text,
+    else ``None``."""
     anchor = None
     folded = headline.casefold()
     for count, h1 in enumerate(root.iter("h1")):
@@ -94,8 +90,18 @@ def _byline_candidates(root, headline: str) -> list:
         if anchor is None:
             anchor = h1
         if text.casefold() == folded:
-            anchor = h1
-            break
+            return h1
+    return anchor
+
+
+def _byline_candidates(root, headline: str) -> list:
+    """Elements that may hold the byline: a window of the document around the headline.
+
+    Bylines sit next to the headline ``<h1>``, so only the 40 elements before it and the 250
+    after it are looked at (the first 600 of ``<body>`` when there is no ``<h1>``); a
+    whole-document attribute scan would cost milliseconds on big pages.
+    """
+    anchor = _headline_anchor(root, headline)
     if anchor is None:
         body = root.find("body")
         window = _FIRST_DESCENDANTS(body if body is not None else root)
@@ -157,4 +163,70 @@ def find_byline(root, meta: dict[str, str], ld: JsonLd, headline: str = "") -> s
     for rank in (0, 1, 2):
         if rank in by_rank:
             return by_rank[rank]
+    return by_line_name(root, headline)
+
+
+BY_LINE_WINDOW = 30
+"""Elements after the headline ``<h1>`` where :func:`by_line_name` looks for a "By" line: the
+lines under a headline, before the story's paragraphs."""
+
+BY_LINE_TAGS = frozenset({"p", "div", "span", "td", "font", "address", "b", "strong", "em", "small", "li", "h2", "h3", "h4", "h5", "h6"})
+"""Elements a "By" line is written in."""
+
+_BY_LINE = re.compile(r"^(?i:by|written by)[:\s]\s*(?P<name>[^,|\u00b7\u2022\u2013\u2014(\d]{3,60}?)\s*(?:$|[,|\u00b7\u2022\u2013\u2014(\d]|\s-\s)")
+"""A line that opens with "By" and a name, up to a comma, a bar, a dash, a bracket or a digit
+(the role and the date that follow: "By MIKE GRACZYK, Associated Press Writer 1 hour, 41
+minutes ago")."""
+
+_NAME_JOINERS = frozenset({"and", "&", "de", "van", "von", "der", "da", "di", "la", "le", "du", "bin", "al"})
+"""Lower-case words a name list may hold ("Ann Lee and Tom Ruiz", "Ludwig van Beethoven")."""
+
+
+_NOT_NAME_WORDS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
+    "saturday sunday mon tue tues wed thu thur thurs fri sat sun published posted updated "
+    "last on at".split())
+"""Words that end a name in a "By" line written without punctuation after it ("By Bruce
+Sterling January 18, 2008", "Written by Chris Beaumont Published January 07, 2008")."""
+
+
+def by_line_name(root, headline: str) -> str | None:
+    """The name of a "By" line under the headline, for pages that mark their byline with no
+    class, id, ``rel`` or ``itemprop`` (big9's Yahoo! News AP stories of 2005: ``<div
+    class="storyhdr"><p><span>By MIKE GRACZYK, Associated Press Writer</span> <em>1 hour, 41
+    minutes ago</em></p></div>``), or ``None``.
+
+    Among the first :data:`BY_LINE_WINDOW` elements after the headline ``<h1>`` (none without
+    one: a "By" line elsewhere is more often a teaser's), the first in :data:`BY_LINE_TAGS`
+    whose text, at most twice :data:`_MAX_BYLINE` characters, opens with "By" and a name
+    (:data:`_BY_LINE`, cut before a date's or a publication's word, :data:`_NOT_NAME_WORDS`)
+    of one to six words, each capitalised but for the joiners of :data:`_NAME_JOINERS`: "By
+    the time we arrived" and "By using this site" are no byline.
+    The header then takes the line out of the body (:func:`pagesieve.article.header.byline_block`
+    reads a line that opens with "By" and holds the name as the byline's).
+    """
+    anchor = _headline_anchor(root, headline)
+    if anchor is None:
+        return None
+    for count, element in enumerate(_FOLLOWING(anchor)):
+        if count >= BY_LINE_WINDOW:
+            break
+        if element.tag not in BY_LINE_TAGS:
+            continue
+        text = element_text(element, limit=2 * _MAX_BYLINE)
+        if not text or len(text) >= 2 * _MAX_BYLINE:
+            continue
+        found = _BY_LINE.match(text)
+        if found is None:
+            continue
+        words = []
+        for word in found.group("name").split():
+            if word.strip(".,:;").casefold() in _NOT_NAME_WORDS:
+                break  # the date or the time of publication follows the name
+            words.append(word)
+        name = " ".join(words).strip(" .:-")
+        if 1 <= len(words) <= 6 and words[0][:1].isupper() and all(
+                w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words):
+            return name
     return None
