@@ -27,7 +27,8 @@ half the page's text, :func:`~pagesieve.classify.dominant.dominant_blocks`, ``"s
 without a context stage), else the page rule that kept a block the classifier dropped (``"headline"``,
 :func:`pagesieve.rules.headline.headline_block`; ``"records"``, the posts of a forum thread,
 :func:`pagesieve.rules.records.complete_records`; ``"listing"``, a listing's grid of items,
-:func:`pagesieve.rules.listing.widen_thin_listing`; ``"structures"``,
+:func:`pagesieve.rules.listing.widen_thin_listing`; ``"loose"``, a paragraph written loose in a
+story's container, :func:`pagesieve.rules.loose.keep_loose_prose`; ``"structures"``,
 :func:`pagesieve.rules.structures.complete_structures`, which also keeps blocks the classifier
 never judges).
 """
