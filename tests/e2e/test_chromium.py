@@ -634,6 +634,29 @@ def test_the_reader_shows_a_real_pages_byline_once_in_its_header(chromium_contex
     page.close()
 
 
+def test_the_reader_opens_an_ap_story_with_its_lead_and_its_by_line_in_the_header(chromium_context, run_mode, server,
+                                                                                   datasets_dir_optional, artifacts):
+    """Issue 62 on big9 ``2005_rita`` (Yahoo! News, 2005), read live: the story's lead is bare text
+    in its container (pagesieve.rules.loose) and its "By" line carries no byline mark
+    (pagesieve.article.byline.by_line_name). The reader's header shows the "By" line, and the
+    body opens with the lead, not with the second paragraph or the byline."""
+    import pytest
+
+    if datasets_dir_optional is None or not (datasets_dir_optional / "big9").is_dir():
+        pytest.skip("../shared/datasets not found")
+    page = open_page(chromium_context, f"{server}/ds/big9/2005_rita/")
+    assert run_mode(page, "reader")["ok"]
+    shown = page.evaluate("""() => {
+        const article = document.querySelector('pagesieve-reader').shadowRoot.querySelector('article');
+        return {meta: article.querySelector('.meta').textContent, body: article.querySelector('.content').textContent};
+    }""")
+    assert "MIKE GRACZYK" in shown["meta"], shown["meta"]
+    assert "GRACZYK" not in shown["body"]
+    assert " ".join(shown["body"].split()).startswith("HOUSTON - Hurricane Rita closed in on the Texas Gulf Coast"), shown["body"][:120]
+    page.screenshot(path=str(artifacts / "chromium-reader-ap-lead.png"))
+    page.close()
+
+
 def test_save_a_real_page_from_the_page(chromium_context, server, datasets_dir_optional, artifacts):
     """One-click save (the popup, menu and shortcut all send this message): the Markdown and
     HTML files exist, the Markdown holds the article, and the entry is searchable."""
