@@ -610,21 +610,28 @@ def test_snapshot_sends_json_ld_up_to_its_caps_in_a_real_browser(chromium_contex
     page.close()
 
 
-def test_the_reader_shows_a_real_pages_byline_once_in_its_header(chromium_context, run_mode, server, datasets_dir_optional,
-                                                                 artifacts):
-    """Issue 62 on a shared news page with a byline (big9 ``2005_angelina_1``, held out): the
-    reader's header holds the headline, the byline and the date; the body repeats none of them."""
+def _read_big9_page(chromium_context, run_mode, server, datasets_dir_optional, page_id: str):
+    """``(page, shown)``: big9 page ``page_id`` opened in reader mode, and what its reader shows
+    (``title``, ``meta``: the header's lines under it, ``body``); skips without the datasets."""
     import pytest
 
     if datasets_dir_optional is None or not (datasets_dir_optional / "big9").is_dir():
         pytest.skip("../shared/datasets not found")
-    page = open_page(chromium_context, f"{server}/ds/big9/2005_angelina_1/")
+    page = open_page(chromium_context, f"{server}/ds/big9/{page_id}/")
     assert run_mode(page, "reader")["ok"]
     shown = page.evaluate("""() => {
         const article = document.querySelector('pagesieve-reader').shadowRoot.querySelector('article');
         return {title: article.querySelector('h1').textContent, meta: article.querySelector('.meta').textContent,
                 body: article.querySelector('.content').textContent};
     }""")
+    return page, shown
+
+
+def test_the_reader_shows_a_real_pages_byline_once_in_its_header(chromium_context, run_mode, server, datasets_dir_optional,
+                                                                 artifacts):
+    """Issue 62 on a shared news page with a byline (big9 ``2005_angelina_1``, held out): the
+    reader's header holds the headline, the byline and the date; the body repeats none of them."""
+    page, shown = _read_big9_page(chromium_context, run_mode, server, datasets_dir_optional, "2005_angelina_1")
     assert shown["title"].startswith("Angelina Jolie Film About Slain Reporter Daniel Pearl")
     assert "Roger Friedman" in shown["meta"], shown["meta"]
     assert "Roger Friedman" not in shown["body"] and "Angelina Jolie Film About Slain Reporter" not in shown["body"]
@@ -640,16 +647,8 @@ def test_the_reader_opens_an_ap_story_with_its_lead_and_its_by_line_in_the_heade
     in its container (pagesieve.rules.loose) and its "By" line carries no byline mark
     (pagesieve.article.byline.by_line_name). The reader's header shows the "By" line, and the
     body opens with the lead, not with the second paragraph or the byline."""
-    import pytest
-
-    if datasets_dir_optional is None or not (datasets_dir_optional / "big9").is_dir():
-        pytest.skip("../shared/datasets not found")
-    page = open_page(chromium_context, f"{server}/ds/big9/2005_rita/")
-    assert run_mode(page, "reader")["ok"]
-    shown = page.evaluate("""() => {
-        const article = document.querySelector('pagesieve-reader').shadowRoot.querySelector('article');
-        return {meta: article.querySelector('.meta').textContent, body: article.querySelector('.content').textContent};
-    }""")
+    page, shown = _read_big9_page(chromium_context, run_mode, server, datasets_dir_optional, "2005_rita")
+    assert shown["title"] == "Texans Fleeing Rita Stalled by Traffic"
     assert "MIKE GRACZYK" in shown["meta"], shown["meta"]
     assert "GRACZYK" not in shown["body"]
     assert " ".join(shown["body"].split()).startswith("HOUSTON - Hurricane Rita closed in on the Texas Gulf Coast"), shown["body"][:120]
