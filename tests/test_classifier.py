@@ -354,7 +354,7 @@ def test_box_aware_model_trains_on_rendered_pages_and_reads_box_features(tmp_pat
     assert table["pages"] == 6 and table["not_rendered"] == 0
     assert table["lines"] is None and all(0 < table[c] <= 1 for c in COLUMNS if c != "lines")
     dataset = load_dataset(small)
-    from pagesieve.article.render import blocks_text
+    from pagesieve.article.text import blocks_text
     from pagesieve.extract import analyse, classify
 
     def judged_text(i):  # the kept blocks as the classifier judged them, header lines in place (as eval-layout scores)

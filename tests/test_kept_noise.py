@@ -34,7 +34,7 @@ def test_the_second_copy_of_a_truth_line_is_noise_and_repeated():
 def test_the_photo_captions_of_a_real_page_stay_out_of_the_text_and_its_headline_is_the_headers(datasets_dir):
     """wcxb_dev/0009 (a travel blog): its figures' captions are not in the truth; pagesieve keeps
     them with their figures in the HTML (complete_structures) and out of the text
-    (:func:`pagesieve.article.render.blocks_text`), so the report finds no caption line of ours;
+    (:func:`pagesieve.article.text.blocks_text`), so the report finds no caption line of ours;
     the headline, which the truth leaves out, is the header's, not the text's."""
     html, url, truth = _page(datasets_dir, "wcxb_dev", "0009")
     trace = PageTrace(html, url)

@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("eval", "token P/R/F1 and speed on benchmark datasets", runner.add_arguments, eval_main),
         ("gate", "F1 per dataset with its standard error over site-grouped folds, the mean over datasets and the worst; --against an earlier run", gate.add_arguments, gate.main),
         ("kept-noise", "the output lines the truth lacks, by class (captions, teasers, promos, contact, header, duplicates) and what kept them", kept_noise.add_arguments, kept_noise.main),
-        ("html-text", "pages whose article HTML holds fewer words than its text, per dataset (--wrap TAG: each page in one TAG)",
+        ("html-text", "pages whose article HTML holds fewer words than its text, or whose text leaves its order, per dataset (--wrap TAG: each page in one TAG)",
          "pagesieve_dev.evaluation.html_text:add_html_text_arguments", "pagesieve_dev.evaluation.html_text:html_text_main"),
         ("bench", "time HTML -> article per page and peak memory", bench.add_arguments, bench.main),
         ("template-guard", "the classifier score from which template evidence leaves a block kept, chosen on the training pages", template_guard.add_arguments, template_guard.main),

@@ -16,7 +16,8 @@ from pagesieve.analysis import Analysis
 from pagesieve.article.header import split_header
 from pagesieve.article.metadata import extract_metadata
 from pagesieve.article.model import Article
-from pagesieve.article.render import blocks_text, finish_html, prune
+from pagesieve.article.render import finish_html, prune
+from pagesieve.article.text import blocks_text
 from pagesieve.blocks.segment import Block, holds_content, segment, sibling_groups
 from pagesieve.classify.classifier import BlockClassifier
 from pagesieve.classify.model_store import model_for

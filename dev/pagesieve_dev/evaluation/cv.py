@@ -270,7 +270,7 @@ def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
     also settled without that rule, under the keys ``"-RULE:dataset/id"`` (the rule's
     cross-validated gain is the variant's F1 less that column's).
     """
-    from pagesieve.article.render import blocks_text
+    from pagesieve.article.text import blocks_text
     from pagesieve.classify.classifier import BlockClassifier
     from pagesieve.classify.context import context_features
     from pagesieve.extract import settle
@@ -334,7 +334,7 @@ def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
 def shipped_texts(pool: list[CvPage]) -> dict[str, str]:
     """Texts of the target's pages judged by the shipped model (:func:`pagesieve.extract.classify`
     on the same analyses)."""
-    from pagesieve.article.render import blocks_text
+    from pagesieve.article.text import blocks_text
     from pagesieve.classify.model_store import default_model
     from pagesieve.extract import classify
 

@@ -155,7 +155,7 @@ class HistoryExtractor:
 
         if self.stage is not None:
             from pagesieve.article.header import split_header
-            from pagesieve.article.render import blocks_text
+            from pagesieve.article.text import blocks_text
             from pagesieve.classify.model_store import default_model
 
             analysis, keep = self.stage.judge(parse_html(html, url=url), default_model(), self.templates(url), self.kinds)

@@ -112,6 +112,51 @@ def wrap_page(page_html: str, tag: str) -> str:
     return f'<{tag} id="pagesieve-wrap">{page_html}</{tag}>'
 
 
+ORDER_MIN_TOKENS = 3
+"""Tokens from which a line of the text is placed in the HTML by :func:`lines_out_of_order`."""
+
+
+def lines_out_of_order(article_html: str, text: str) -> tuple[int, int]:
+    """``(lines, out of order)``: how many lines of ``text`` the HTML's tokens
+    (:func:`html_tokens`, blocks separating words) hold as a run, and how many of those stand
+    before the line read just before them: each line is looked for after the place of the last
+    line found, then, if not there, anywhere. The text should read in the order that the
+    reader's HTML shows (:func:`pagesieve.article.text.text_lines`). Lines the HTML does not
+    hold as a run (the header's lines, words glued across an inline element) are not read, nor
+    lines of fewer than :data:`ORDER_MIN_TOKENS` tokens, which recur anywhere (a code block's
+    line numbers, which its HTML leaves out, matched a "6" of a table far down wcxb_dev 0415)."""
+    shown = "\x00" + "\x00".join(html_tokens(article_html)) + "\x00"
+    place = 0
+    lines = out = 0
+    for line in text.split("\n"):
+        words = tokens(line)
+        if len(words) < ORDER_MIN_TOKENS:
+            continue
+        run = "\x00" + "\x00".join(words) + "\x00"
+        at = shown.find(run, place)
+        if at < 0:
+            at = shown.find(run)
+            if at < 0:
+                continue
+            out += 1
+        lines += 1
+        place = at + len(run) - 1
+    return lines, out
+
+
+def _page_article(page_html: str, url: str | None, wrap: str | None):
+    """The article of one page (as :func:`pagesieve.extract.extract` gives it, with the shipped
+    model) and the lines its header shows (``Analysis.removals.header``), joined by newlines;
+    the page first wrapped in a ``wrap`` element (:func:`wrap_page`) when given."""
+    from pagesieve.extract import judge_page, render_article
+
+    if wrap:
+        page_html = wrap_page(page_html, wrap)
+    analysis, keep = judge_page(parse_html(page_html, url=url), title_only=False)
+    article = render_article(analysis, keep)
+    return article, "\n".join(analysis.blocks[i].text for i in sorted(analysis.removals.header))
+
+
 def page_html_text(page_html: str, url: str | None, wrap: str | None = None) -> tuple[int, int]:
     """``(expected, held)`` of :func:`text_in_html` for the article of one page (what
     :func:`pagesieve.extract.extract` returns, with the shipped model), the lines its header shows
@@ -121,13 +166,7 @@ def page_html_text(page_html: str, url: str | None, wrap: str | None = None) -> 
     Raises:
         InputError: the page is empty, binary or cannot be parsed.
     """
-    from pagesieve.extract import judge_page, render_article
-
-    if wrap:
-        page_html = wrap_page(page_html, wrap)
-    analysis, keep = judge_page(parse_html(page_html, url=url), title_only=False)
-    article = render_article(analysis, keep)
-    header = "\n".join(analysis.blocks[i].text for i in sorted(analysis.removals.header))
+    article, header = _page_article(page_html, url, wrap)
     return text_in_html(article.html, article.text, header)
 
 
@@ -135,28 +174,34 @@ def dataset_html_text(dataset: Dataset, ids: Sequence[str] | None = None, wrap: 
     """The HTML against the text on the pages ``ids`` of ``dataset`` (default: every page):
     ``{"pages": pages checked, "less": pages whose HTML holds less (:func:`holds_less`),
     "missing": text tokens their HTML lacks, summed over all pages, "less_ids": the ids of the
-    "less" pages, "failed": ids of the pages that could not be read or parsed}``. ``wrap``: see
-    :func:`page_html_text`."""
-    out = {"pages": 0, "less": 0, "missing": 0, "less_ids": [], "failed": []}
+    "less" pages, "unordered": pages with a text line out of the HTML's order
+    (:func:`lines_out_of_order`), "unordered_ids": their ids, "failed": ids of the pages that
+    could not be read or parsed}``. ``wrap``: see :func:`page_html_text`."""
+    out = {"pages": 0, "less": 0, "missing": 0, "less_ids": [], "unordered": 0, "unordered_ids": [], "failed": []}
     for page_id in dataset.ids if ids is None else ids:
         try:
-            expected, held = page_html_text(read_page(dataset, page_id), dataset.record(page_id).url, wrap)
+            article, header = _page_article(read_page(dataset, page_id), dataset.record(page_id).url, wrap)
         except (OSError, ValueError, PagesieveError) as exc:
             print(f"html-text: {dataset.name}/{page_id}: {exc}", file=sys.stderr)
             out["failed"].append(page_id)
             continue
+        expected, held = text_in_html(article.html, article.text, header)
         out["pages"] += 1
         out["missing"] += expected - held
         if holds_less(expected, held):
             out["less"] += 1
             out["less_ids"].append(page_id)
+        if lines_out_of_order(article.html, article.text)[1]:
+            out["unordered"] += 1
+            out["unordered_ids"].append(page_id)
     return out
 
 
 def format_html_text(results: dict[str, dict]) -> str:
     """One line per dataset of :func:`dataset_html_text`'s results: ``NAME: pages checked N,
     pages whose HTML holds less than the text M`` (their ids after, up to 10), then the tokens
-    their HTML lacks over all pages."""
+    their HTML lacks over all pages, then the pages whose text leaves the HTML's order (ids up
+    to 10)."""
     lines = []
     for name, r in results.items():
         line = f"{name}: pages checked {r['pages']}, pages whose HTML holds less than the text {r['less']}"
@@ -164,6 +209,9 @@ def format_html_text(results: dict[str, dict]) -> str:
             shown = ", ".join(r["less_ids"][:10]) + (" ..." if len(r["less_ids"]) > 10 else "")
             line += f" ({shown})"
         line += f"; text tokens missing from the HTML {r['missing']}"
+        line += f"; pages whose text leaves the HTML's order {r['unordered']}"
+        if r["unordered_ids"]:
+            line += " (" + ", ".join(r["unordered_ids"][:10]) + (" ..." if len(r["unordered_ids"]) > 10 else "") + ")"
         if r["failed"]:
             line += f"; pages not read {len(r['failed'])}"
         lines.append(line)

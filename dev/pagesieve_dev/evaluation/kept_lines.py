@@ -11,7 +11,7 @@ Alignment, not a bag: the second copy of a caption that the truth holds once ali
 nothing, and is noise.
 
 **Which block kept it.** pagesieve's article text is one kept block per line
-(:func:`pagesieve.article.render.blocks_text`); :class:`PageTrace` judges the page as
+(:func:`pagesieve.article.text.blocks_text`); :class:`PageTrace` judges the page as
 ``pagesieve.extract.extract`` does (:func:`pagesieve.extract.judge_page`, then
 :func:`pagesieve.extract.render_article`), and maps each line of the article's text to the kept
 block with that text, in order. A peer's line is mapped to the page block with the same tokens
@@ -39,7 +39,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pagesieve.article.model import Metadata
-from pagesieve.article.render import caption_blocks
+from pagesieve.article.text import text_lines
 from pagesieve.classify.classifier import SURE_CONTENT_DECISION, BlockClassifier
 from pagesieve.extract import Analysis, judge_page, render_article
 from pagesieve.page.html import parse_html
@@ -183,12 +183,9 @@ class PageTrace:
         self._forms = [_form(b.text) if f is not None else "" for b, f in zip(blocks, self.facts)]
         self._tags = [b.tag for b in blocks]
         expected: dict[str, list[int]] = defaultdict(list)
-        caption = caption_blocks(blocks)  # the lines of blocks_text: captions are not among them
-        for b in blocks:
-            if keep[b.index] and not caption[b.index] and b.text.strip():
-                text = b.text.strip("\n") if b.pre else b.text
-                for line in text.split("\n"):
-                    expected[line].append(b.index)
+        for index, text in text_lines(blocks, keep):  # the lines of blocks_text, each with its block
+            for line in text.split("\n"):
+                expected[line].append(index)
         article = render_article(analysis, keep)  # prunes the tree: the facts were read before
         self.text: str = scored_text(Answer(article.text, tuple(article.header)), headline)
         self.metadata: Metadata = article.metadata

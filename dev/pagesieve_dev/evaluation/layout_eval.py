@@ -53,7 +53,7 @@ def evaluate_layout(snapshots: Path, dataset_dir: Path, split: dict, box_free, b
     Returns:
         ``{"pages": n, "not_rendered": m, column: macro F1 ...}``.
     """
-    from pagesieve.article.render import blocks_text
+    from pagesieve.article.text import blocks_text
     from pagesieve_dev.evaluation.datasets import load_dataset, read_page, read_truth
     from pagesieve_dev.evaluation.render import load_rendered
     from pagesieve_dev.evaluation.selection import select_ids

@@ -184,7 +184,7 @@ def caption_credits(body: etree._Element) -> int:
     pages whose figure captions carry their credit in an element of its own (news and magazine
     sites: WordPress's credit spans, ``caption__source`` elements). Only the article's HTML (and the Markdown made
     from it) changes; its text leaves captions out anyway
-    (:func:`pagesieve.article.render.blocks_text`), so it cannot move the dev gate's text F1:
+    (:func:`pagesieve.article.text.blocks_text`), so it cannot move the dev gate's text F1:
     what it serves is the reader's HTML."""
     done = 0
     for caption in body.iter("figcaption"):

@@ -1,4 +1,5 @@
-"""Render the kept blocks of a page as sanitised HTML, plain text and Markdown.
+"""Render the kept blocks of a page as sanitised HTML and Markdown (the plain text is
+:mod:`pagesieve.article.text`'s).
 
 The page tree is pruned in place: noise blocks with no content inside are removed; noise
 blocks that enclose content lose their own text and inline elements but keep the nested
@@ -454,35 +455,3 @@ def _sanitiser() -> nh3.Cleaner:
         url_schemes={"http", "https", "mailto", "data"},
         link_rel="noopener noreferrer",
     )
-
-
-def caption_blocks(blocks: Sequence[Block]) -> list[bool]:
-    """Per block (document order): True for a ``<figcaption>`` block and every block inside one.
-    One pass: ``figcaption`` is a block tag, so a block inside a caption has it on its parent
-    chain. ``blocks``: objects with ``index``, ``tag`` and ``parent`` (a
-    :class:`~pagesieve.blocks.segment.Block` or a :class:`~pagesieve.templates.evidence.BlockFacts`)."""
-    out = [False] * len(blocks)
-    for b in blocks:
-        out[b.index] = b.tag == "figcaption" or (b.parent >= 0 and out[b.parent])
-    return out
-
-
-def blocks_text(blocks: Sequence[Block], keep: Sequence[bool]) -> str:
-    """Plain text of the kept blocks: one block per line (``pre`` keeps its own line breaks),
-    figure captions left out (:func:`caption_blocks`).
-
-    A caption belongs to its picture: the article's HTML and Markdown keep each figure whole,
-    image and caption, as Firefox Reader View does, while the text (what is read, indexed,
-    saved as text and written to a crawl's rows) holds the story alone. Measured on the held-out
-    pages of every dataset (issue 47; ``models/README.md``, "Kept noise"): big9 +0.0018,
-    wcxb_dev +0.0008, dragnet +0.0001, readability -0.0008 (within its standard error, 0.0045),
-    the others unchanged; trafilatura leaves captions out of its text too.
-    """
-    lines = []
-    caption = caption_blocks(blocks)
-    for b in blocks:
-        if keep[b.index] and not caption[b.index]:
-            text = b.text
-            if text.strip():
-                lines.append(text.strip("\n") if b.pre else text)
-    return "\n".join(lines)

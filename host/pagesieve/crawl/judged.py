@@ -5,7 +5,7 @@ summary for the template library from the same tree); what the extract pass need
 is written here, so that the extract pass applies the site's templates without parsing the
 page again: the page's row as a single page, its verdicts, and the facts the template evidence
 reads (:class:`~pagesieve.templates.evidence.PageFacts`). A page whose verdicts the templates
-change gets its new text from the same facts (:func:`~pagesieve.article.render.blocks_text`);
+change gets its new text from the same facts (:func:`~pagesieve.article.text.blocks_text`);
 only with ``--markdown`` is such a page read and extracted again.
 
 File: ``DIR/judged/NAME.judged``: frames of ``<u32 compressed size><u32 size><LZ4 block>``, each
@@ -23,11 +23,12 @@ from pathlib import Path
 
 from pagesieve.crawl.output import atomic_path
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """Bumped whenever what a frame holds changes: an older file is then not read (2: the facts
 hold each block's parent, for the captions the text leaves out; 3: and each block's classifier
 score, which the template evidence does not override when confident; 4: and the blocks marked
-as a byline, for the header the text leaves out)."""
+as a byline, for the header the text leaves out; 5: and the runs of own text between child
+blocks, for the text's order)."""
 
 _FRAME = struct.Struct("<II")
 

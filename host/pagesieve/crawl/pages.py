@@ -6,7 +6,7 @@ evidence (:func:`~pagesieve.templates.evidence.page_evidence` and
 :func:`~pagesieve.templates.evidence.apply_evidence`, the kinds of
 :data:`~pagesieve.templates.evidence.DEFAULT_KINDS` unless asked otherwise), then the article
 (:func:`~pagesieve.extract.render_article` with ``--markdown``; without it, only the text,
-:func:`~pagesieve.article.render.blocks_text`, which is what the article's text is). The
+:func:`~pagesieve.article.text.blocks_text`, which is what the article's text is). The
 evidence is applied here rather than inside :func:`~pagesieve.extract.judge_page` only to count
 the characters it removes (``sites.parquet``). A page of a site with no usable templates is
 extracted as a single page.
@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pagesieve.article.header import split_header
-from pagesieve.article.render import blocks_text
+from pagesieve.article.text import blocks_text
 from pagesieve.crawl.guard import PAGE_TIMEOUT, ExtractorDied, PageGuard, PageTimeout, peak_rss_kib
 from pagesieve.crawl.judged import JudgedFileError, JudgedWriter, frame, judged_path, read_judged
 from pagesieve.crawl.judged import header as judged_header

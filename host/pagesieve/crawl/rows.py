@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pagesieve.article.header import byline_marks, split_header
-from pagesieve.article.render import blocks_text
+from pagesieve.article.text import blocks_text
 from pagesieve.crawl.learn import SiteLearning
 from pagesieve.crawl.records import Skipped, WarcPage
 from pagesieve.errors import InputError
@@ -35,7 +35,7 @@ def record_row(item: WarcPage | Skipped, site: str | None) -> dict:
 
 def _fields(analysis, keep: list[bool], template: bool, markdown: bool) -> dict:
     """The article fields of a judged page. Without ``markdown`` no article is rendered: the
-    text is :func:`~pagesieve.article.render.blocks_text` of the body's verdicts
+    text is :func:`~pagesieve.article.text.blocks_text` of the body's verdicts
     (:func:`~pagesieve.article.header.split_header`), as
     :func:`~pagesieve.extract.render_article` makes it, and the metadata was read before.
     ``next_page`` is the address the page's pager or ``rel=next`` gives for the article's next

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from pagesieve.blocks.runs import own_runs
 from pagesieve.blocks.segment import Block
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.templates.cold_start import COLD_START_DUPLICATE_SHARE
@@ -220,8 +221,10 @@ def library_shares(leaves: Iterable[tuple[str, str, object]], owner_of: Callable
 
 class BlockFacts(NamedTuple):
     """What the template evidence (:func:`facts_evidence`), :func:`apply_evidence` and
-    :func:`~pagesieve.article.render.blocks_text` read of one :class:`~pagesieve.blocks.segment.Block`,
-    without its element (:meth:`PageFacts.blocks`)."""
+    :func:`~pagesieve.article.text.blocks_text` read of one :class:`~pagesieve.blocks.segment.Block`,
+    without its element (:meth:`PageFacts.blocks`). ``runs``: its own text cut at its child
+    blocks (:func:`~pagesieve.blocks.runs.own_runs`) when some of it stands after the first
+    child block; ``None`` when it all stands before."""
 
     index: int
     tag: str
@@ -229,6 +232,7 @@ class BlockFacts(NamedTuple):
     chars: int
     pre: bool
     parent: int
+    runs: list[str] | None = None
 
 
 @dataclass(slots=True)
@@ -241,7 +245,7 @@ class PageFacts:
         tags, texts, chars, pre, parents: per block (document order), its tag, own text
             (:attr:`~pagesieve.blocks.segment.Block.text`), characters, ``pre`` flag and
             enclosing block (:attr:`~pagesieve.blocks.segment.Block.parent`, -1 for none: what
-            :func:`~pagesieve.article.render.caption_blocks` reads).
+            :func:`~pagesieve.article.text.caption_blocks` reads).
         text_blocks: per block, :func:`~pagesieve.templates.library.is_text_block`.
         leaves: ``(tag, leaf text, index of the block that holds it or -1)`` of every leaf
             under the first block's element (that element included), document order: the
@@ -254,6 +258,9 @@ class PageFacts:
         byline_marks: the blocks marked as a byline near the top of the judged page
             (:func:`pagesieve.article.header.byline_marks`), what the header split reads of the
             tree; ``None`` when not read.
+        runs: ``block index -> runs`` of the blocks whose own text stands between their child
+            blocks (:func:`~pagesieve.blocks.runs.own_runs`), which the text reads to keep
+            the page's order (:func:`~pagesieve.article.text.text_lines`); ``None``: none read.
     """
 
     tags: list[str]
@@ -266,10 +273,13 @@ class PageFacts:
     fingerprints: list[int] | None = None
     scores: list[float] | None = None
     byline_marks: list[int] | None = None
+    runs: dict[int, list[str]] | None = None
 
     def blocks(self) -> list[BlockFacts]:
         """One :class:`BlockFacts` per block, document order."""
-        return [BlockFacts(*b) for b in zip(range(len(self.tags)), self.tags, self.texts, self.chars, self.pre, self.parents)]
+        runs = self.runs or {}
+        return [BlockFacts(*b, runs.get(b[0])) for b in
+                zip(range(len(self.tags)), self.tags, self.texts, self.chars, self.pre, self.parents)]
 
 
 def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None,
@@ -292,9 +302,15 @@ def page_facts(blocks: Sequence[Block], fingerprints: list[int] | None = None,
         while owner is not None and owner not in block_of:
             owner = owner.getparent()
         leaves.append((element.tag, text, -1 if owner is None else block_of[owner]))
+    runs = {}
+    for b in blocks:
+        if b.children and b.chars:
+            cut = own_runs(b, blocks)
+            if cut is not None and any(cut[1:]):
+                runs[b.index] = cut
     return PageFacts([b.element.tag for b in blocks], [b.text for b in blocks], [b.chars for b in blocks],
                      [b.pre for b in blocks], [is_text_block(b) for b in blocks], leaves, [b.parent for b in blocks],
-                     fingerprints, scores)
+                     fingerprints, scores, runs=runs)
 
 
 def facts_evidence(facts: PageFacts, templates: SiteTemplates | None, kinds: Iterable[str] = EVIDENCE_KINDS) -> TemplateEvidence:
