@@ -13,7 +13,8 @@
     "facts-table-scraps": "scraps of a table of facts that is mostly noise", "byline-in-header": "the byline, shown in the header",
     "title-in-header": "the title, shown in the header", "dateline-in-header": "the date, shown in the header",
     "title-copy": "the title once more, shown in the header", "byline-word": "a byline's “By” alone", "adjacent-copy": "a line shown twice in a row",
-    "photo-credit": "a photo's credit line",
+    "photo-credit": "a photo's credit line", "quoted-copy": "a post quoted again in a reply",
+    "teaser-run": "teasers for other pages", "trailing-heading": "a heading with nothing under it",
     "consent-notice": "a cookie or consent notice",
     "newsletter-offer": "a newsletter offer",
   };

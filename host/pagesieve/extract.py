@@ -32,6 +32,7 @@ from pagesieve.removal import Removal, RemovalLog
 from pagesieve.rules.asides import drop_named_asides
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.copies import drop_adjacent_copies
+from pagesieve.rules.quotes import drop_quoted_copies
 from pagesieve.rules.credits import drop_photo_credits
 from pagesieve.rules.headings import drop_trailing_heading, is_article
 from pagesieve.rules.headline import headline_block
@@ -244,8 +245,8 @@ class _FirstPassReasons:
         return None if row is None else self.model.rule(float(self.decision[row]), self.fallback)
 
 
-SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies", "listing",
-                "asides", "loose", "trailing")
+SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies",
+                "quotes", "listing", "asides", "loose", "trailing")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -262,7 +263,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     newsletter offers outside the main region, :func:`~pagesieve.rules.notices.drop_notices`, and the
     teaser cards around an article, :func:`~pagesieve.rules.teasers.drop_teaser_runs`, and a
     photo's credit line beside it, :func:`~pagesieve.rules.credits.drop_photo_credits`, and a
-    short line shown twice in a row, :func:`~pagesieve.rules.copies.drop_adjacent_copies`; last,
+    short line shown twice in a row, :func:`~pagesieve.rules.copies.drop_adjacent_copies`, and a
+    post quoted again in a reply, :func:`~pagesieve.rules.quotes.drop_quoted_copies`; last,
     a listing left with its heading alone keeps its grid of items,
     :func:`~pagesieve.rules.listing.widen_thin_listing`; what the page names an aside
     (a disclaimer, an author's bio, related links, a share bar, a sponsor's or newsletter's box,
@@ -296,6 +298,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_photo_credits(analysis.blocks, keep, log)
     if "copies" not in skip:
         drop_adjacent_copies(analysis.blocks, keep, log)
+    if "quotes" not in skip:
+        drop_quoted_copies(analysis.blocks, keep, log)
     if "listing" not in skip:
         widen_thin_listing(analysis.blocks, keep, analysis.sibling_groups or [], analysis.page_type, log)
     if "asides" not in skip:

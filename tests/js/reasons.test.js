@@ -42,6 +42,9 @@ test("post-rules in words, an unknown one by its name", () => {
   assert.equal(reasonText(["post-rule", "byline-word", {}]), "a byline's “By” alone");
   assert.equal(reasonText(["post-rule", "adjacent-copy", { chars: 60 }]), "a line shown twice in a row");
   assert.equal(reasonText(["post-rule", "photo-credit", { chars: 2 }]), "a photo's credit line");
+  assert.equal(reasonText(["post-rule", "quoted-copy", { chars: 90 }]), "a post quoted again in a reply");
+  assert.equal(reasonText(["post-rule", "teaser-run", {}]), "teasers for other pages");
+  assert.equal(reasonText(["post-rule", "trailing-heading", {}]), "a heading with nothing under it");
   assert.equal(reasonText(["post-rule", "named-aside", { kind: "author-bio", chars: 180 }]),
     "what the page itself names the author's bio");
   assert.equal(reasonText(["post-rule", "named-aside", { chars: 40 }]), "what the page itself names an aside");
