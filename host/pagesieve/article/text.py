@@ -7,17 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from pagesieve.blocks.runs import own_runs
+from pagesieve.blocks.segment import inside_tag
 
 
 def caption_blocks(blocks: Sequence[Any]) -> list[bool]:
-    """Per block (document order): True for a ``<figcaption>`` block and every block inside one.
-    One pass: ``figcaption`` is a block tag, so a block inside a caption has it on its parent
-    chain. ``blocks``: objects with ``index``, ``tag`` and ``parent`` (a
-    :class:`~pagesieve.blocks.segment.Block` or a :class:`~pagesieve.templates.evidence.BlockFacts`)."""
-    out = [False] * len(blocks)
-    for b in blocks:
-        out[b.index] = b.tag == "figcaption" or (b.parent >= 0 and out[b.parent])
-    return out
+    """Per block (document order): True for a ``<figcaption>`` block and every block inside one
+    (:func:`~pagesieve.blocks.segment.inside_tag`). ``blocks``: objects with ``index``, ``tag``
+    and ``parent`` (a :class:`~pagesieve.blocks.segment.Block` or a
+    :class:`~pagesieve.templates.evidence.BlockFacts`)."""
+    return inside_tag(blocks, "figcaption")
 
 
 def _runs(block: Any, blocks: Sequence[Any]) -> list[str] | None:

@@ -22,7 +22,9 @@ import os
 import re
 import struct
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from itertools import chain
 
 from lxml import etree
@@ -309,6 +311,17 @@ def holds_content(blocks: list[Block], keep: list[bool]) -> list[bool]:
     for b in reversed(blocks):
         if b.parent >= 0 and out[b.index]:
             out[b.parent] = True
+    return out
+
+
+def inside_tag(blocks: Sequence[Any], tag: str) -> list[bool]:
+    """Per block (document order): True for a block of tag ``tag`` and every block inside one.
+    One pass: ``tag`` being a block tag, a block inside such an element has it on its parent
+    chain. ``blocks``: objects with ``index``, ``tag`` and ``parent`` (a :class:`Block` or a
+    :class:`~pagesieve.templates.evidence.BlockFacts`)."""
+    out = [False] * len(blocks)
+    for b in blocks:
+        out[b.index] = b.tag == tag or (b.parent >= 0 and out[b.parent])
     return out
 
 

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from pagesieve.blocks.segment import Block
+from pagesieve.blocks.segment import Block, inside_tag
 from pagesieve.removal import Removal, RemovalLog
 
 QUOTE_MIN_CHARS = 40
 """Characters (white space collapsed) from which a quoted block that repeats an earlier one is a
 copy: shorter lines ("Thanks!", "+1", a name) recur in any thread without being quoted."""
-
-
-def quote_blocks(blocks: list[Block]) -> list[bool]:
-    """Per block (document order): True for a ``<blockquote>`` block and every block inside one
-    (``blockquote`` is a block tag, so a block inside a quote has it on its parent chain)."""
-    out = [False] * len(blocks)
-    for b in blocks:
-        out[b.index] = b.tag == "blockquote" or (b.parent >= 0 and out[b.parent])
-    return out
 
 
 def drop_quoted_copies(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None) -> int:
@@ -42,7 +33,7 @@ def drop_quoted_copies(blocks: list[Block], keep: list[bool], log: RemovalLog | 
     --cv-ablate quotes``): 0.8613 without, 0.8621 with (forum pages 0.7449 -> 0.7557). Each drop
     is logged in ``log`` as post-rule ``"quoted-copy"``.
     """
-    quote = quote_blocks(blocks)
+    quote = inside_tag(blocks, "blockquote")
     shown: set[str] = set()
     dropped = 0
     for b in blocks:
