@@ -286,8 +286,14 @@ def _segment_python(top: etree._Element, in_body: bool, block_tags: frozenset[st
         get = positions.get
         for block in blocks:
             block._node_id = get(block.element, -1)
-    # Subtree totals in one pass, children before parents (children have larger indices): when
-    # a block is reached, its nested blocks have already added their totals to it.
+    _add_subtree_totals(blocks)
+    return blocks
+
+
+def _add_subtree_totals(blocks: list[Block]) -> None:
+    """Fill each block's ``sub_*`` counts (its own counts plus its nested blocks'), in place, in
+    one pass, children before parents (children have larger indices): when a block is reached,
+    its nested blocks have already added their totals to it."""
     for block in reversed(blocks):
         block.sub_chars += block.chars
         block.sub_link_chars += block.link_chars
@@ -301,7 +307,6 @@ def _segment_python(top: etree._Element, in_body: bool, block_tags: frozenset[st
             parent.sub_tags += block.sub_tags
             parent.sub_links += block.sub_links
             parent.sub_images += block.sub_images
-    return blocks
 
 
 def holds_content(blocks: list[Block], keep: list[bool]) -> list[bool]:
