@@ -138,7 +138,7 @@ def pair_table(rows: Sequence[PairRow], peer: str) -> list[tuple[str, ...]]:
     """Rows of the printed table: dataset, pages, the two medians (ms), the ratio of sums and
     the median ratio, failed pages."""
     out: list[tuple[str, ...]] = [("dataset", "pages", "pagesieve ms median", f"{peer} ms median",
-                                   f"ratio of sums", "median ratio", "failed")]
+                                   "ratio of sums", "median ratio", "failed")]
     for r in rows:
         med = (lambda xs: f"{statistics.median(xs):.1f}" if xs else "-")
         out.append((r.name, str(len(r.ours)), med(r.ours), med(r.theirs), f"{r.sum_ratio:.3f}",

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urldefrag, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
