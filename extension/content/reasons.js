@@ -18,10 +18,11 @@
     "consent-notice": "a cookie or consent notice",
     "newsletter-offer": "a newsletter offer",
   };
-  // The kinds of a "named-aside" (host/pagesieve/rules/asides.py ASIDE_WORDS).
+  // The kinds of a "named-aside" (host/pagesieve/rules/asides.py ASIDE_WORDS, PRODUCT_ASIDE_WORDS).
   const ASIDES = {
     disclaimer: "a disclaimer", "author-bio": "the author's bio", related: "related links", share: "a share bar",
     sponsor: "a sponsor's box", newsletter: "a newsletter box", breadcrumb: "a breadcrumb trail",
+    reviews: "its customers' reviews",
   };
   const LAYERS = {
     backdrop: "a backdrop", "sticky-bar": "a sticky bar", overlay: "an overlay", "edge-banner": "a banner",

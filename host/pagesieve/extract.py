@@ -21,6 +21,7 @@ from pagesieve.article.text import blocks_text
 from pagesieve.blocks.segment import Block, holds_content, segment, sibling_groups
 from pagesieve.classify.classifier import BlockClassifier
 from pagesieve.classify.model_store import model_for
+from pagesieve.classify.page_type import likeliest_type
 from pagesieve.blocks.layout import box_features
 from pagesieve.classify.context import tree_arrays
 from pagesieve.blocks.features import block_features
@@ -99,7 +100,6 @@ def next_page(analysis: Analysis, keep: list[bool], seen=(), whole_view: bool = 
     to another page (a listing's posts: their titles, "Read more"). Returns a
     :class:`~pagesieve.article.pagination.NextPage`."""
     from pagesieve.article.pagination import find_next_page
-    from pagesieve.classify.page_type import likeliest_type
 
     kept = [b for b in analysis.blocks if keep[b.index] and b.chars]
     kept_chars = sum(b.chars for b in kept)
@@ -268,7 +268,7 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     a listing left with its heading alone keeps its grid of items,
     :func:`~pagesieve.rules.listing.widen_thin_listing`; what the page names an aside
     (a disclaimer, an author's bio, related links, a share bar, a sponsor's or newsletter's box,
-    a breadcrumb trail)
+    a breadcrumb trail; on a product's page, its customers' reviews)
     goes, :func:`~pagesieve.rules.asides.drop_named_asides`; a paragraph written loose in a
     story's container is kept with the story, :func:`~pagesieve.rules.loose.keep_loose_prose`;
     and a heading left at the end of the body
@@ -303,7 +303,7 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     if "listing" not in skip:
         widen_thin_listing(analysis.blocks, keep, analysis.sibling_groups or [], analysis.page_type, log)
     if "asides" not in skip:
-        drop_named_asides(analysis.blocks, keep, log)
+        drop_named_asides(analysis.blocks, keep, log, product=likeliest_type(analysis.page_type) == "product")
     if "loose" not in skip:
         keep_loose_prose(analysis.blocks, keep, log)
     if "trailing" not in skip and is_article(analysis.page_type):

@@ -47,6 +47,8 @@ test("post-rules in words, an unknown one by its name", () => {
   assert.equal(reasonText(["post-rule", "trailing-heading", {}]), "a heading with nothing under it");
   assert.equal(reasonText(["post-rule", "named-aside", { kind: "author-bio", chars: 180 }]),
     "what the page itself names the author's bio");
+  assert.equal(reasonText(["post-rule", "named-aside", { kind: "reviews", chars: 400 }]),
+    "what the page itself names its customers' reviews");
   assert.equal(reasonText(["post-rule", "named-aside", { chars: 40 }]), "what the page itself names an aside");
   assert.equal(reasonText(["post-rule", "a-rule-of-tomorrow", {}]), "a-rule-of-tomorrow");
 });
