@@ -104,3 +104,14 @@ def test_a_forum_thread_under_a_preference_centre_reads_without_it(datasets_dir:
     for line in ("We Care About Your Privacy", "These cookies are necessary for the website to function",
                  "Use precise geolocation data"):
         assert line not in article.text and line not in article.html
+
+
+def test_a_preference_centres_list_of_purposes_is_no_listings_grid(datasets_dir: Path):
+    """wcxb_dev 2974 (seriouseats.com's tomato sauce recipes, a listing): the page-type stage's
+    listing rule, which keeps a thin listing's largest grid of items, took OneTrust's list of
+    purposes ("Measure advertising performance 92 partners can use this purpose", "Off") for
+    the grid, after the layer rule had dropped it."""
+    wcxb = shared_dataset(datasets_dir, "wcxb_dev")
+    article = extract(read_page(wcxb, "2974"), url=wcxb.record("2974").url)
+    assert "partners can use this purpose" not in article.text
+    assert "\nOff" not in article.text

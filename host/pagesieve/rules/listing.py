@@ -98,8 +98,10 @@ def widen_thin_listing(blocks: list[Block], keep: list[bool], groups: list[list[
     """Keep, in place, every block with text or an image of the page's :func:`item_grid` when
     the page-type stage (``page_type``: ``(len(PAGE_TYPES),)`` probabilities, or ``None``:
     never) names one of :data:`LISTING_TYPES` the likeliest and the kept text is a heading
-    alone (:func:`_thin_heading`). Returns how many blocks it kept; ``log`` notes them as kept by
-    ``"listing"``.
+    alone (:func:`_thin_heading`), except the blocks an earlier page rule judged noise (those
+    ``log`` holds a reason for, as :func:`pagesieve.rules.thin.widen_thin_page` leaves them: a
+    consent manager's list of purposes is a grid too). Returns how many blocks it kept; ``log``
+    notes them as kept by ``"listing"``.
 
     All pages of the eight datasets (``pagesieve-dev eval --split all``, word F1): 7 change,
     6 up (wcxb_dev 2922 0.03 -> 0.76, 4410 0.25 -> 0.86, 0659 0.02 -> 0.08; cleaneval
@@ -117,10 +119,11 @@ def widen_thin_listing(blocks: list[Block], keep: list[bool], groups: list[list[
     grid = item_grid(blocks, groups, last)
     if grid is None:
         return 0
+    dropped = log.reasons if log is not None else {}
     added = 0
     for r in grid:
         for i in range(r, last[r] + 1):
-            if (blocks[i].chars or blocks[i].images) and not keep[i]:
+            if (blocks[i].chars or blocks[i].images) and not keep[i] and i not in dropped:
                 keep[i] = True
                 added += 1
                 if log is not None:

@@ -151,7 +151,10 @@ def notice_kind(text: str) -> tuple[str, list[str]] | None:
 
 def drop_notices(blocks: list[Block], keep: list[bool], log: RemovalLog | None = None) -> int:
     """Judge noise, in place, the kept blocks inside a consent manager's layer
-    (:func:`consent_layer_blocks`; logged as post-rule ``"consent-notice"`` with ``manager``), and
+    (:func:`consent_layer_blocks`; every block of the layer logged as post-rule
+    ``"consent-notice"`` with ``manager``, so that no later rule keeps one: the listing rule,
+    :func:`pagesieve.rules.listing.widen_thin_listing`, took a preference centre's list of
+    purposes for a recipe site's grid of items), and
     those outside the page's main region
     (:func:`pagesieve.rules.layers.main_region`: the deepest block holding more than half of the
     kept text) whose own text is a consent notice or a newsletter offer (:func:`notice_kind`);
@@ -178,11 +181,10 @@ def drop_notices(blocks: list[Block], keep: list[bool], log: RemovalLog | None =
     """
     dropped = 0
     for index, name in consent_layer_blocks(blocks, keep).items():
-        if keep[index]:
-            keep[index] = False
-            dropped += 1
-            if log is not None:
-                log.drop(index, Removal("post-rule", "consent-notice", {"manager": name}))
+        dropped += keep[index]
+        keep[index] = False
+        if log is not None:  # the layer's blocks the classifier dropped too: no later rule brings them back
+            log.drop(index, Removal("post-rule", "consent-notice", {"manager": name}))
     region = main_region(blocks, keep)
     if region is None:
         return dropped
