@@ -96,8 +96,8 @@ def test_every_word_that_names_an_aside_holds_one_of_the_cues_read_first():
 
 def test_a_products_reviews_leave_its_page_and_no_other():
     """On a product's page (``product``, the page-type stage's likeliest type) the customers'
-    reviews are named asides; on another page type the same names stay (a news site's
-    ``reviews`` section is its stories)."""
+    reviews are named asides; on another page type the same names stay (a movers' directory's
+    reviews are what the page is for)."""
     from pagesieve.blocks.segment import segment
     from pagesieve.page.html import parse_html
     from pagesieve.rules.asides import drop_named_asides
