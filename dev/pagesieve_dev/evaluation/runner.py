@@ -223,7 +223,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--blind-user", action="store_true",
         help="with --corrections: the simulated user never looks at the pages after a click, so never "
-        "undoes one that made them worse (token gains alone; see pagesieve_dev.evaluation.oracle)",
+        "undoes one that made one of its correction pages worse (token gains alone; see pagesieve_dev.evaluation.oracle)",
     )
     parser.add_argument(
         "--correction-ceiling", action="store_true",
