@@ -59,13 +59,14 @@ def test_the_log_does_not_change_a_verdict_on_real_pages(example_page, datasets_
     for html in pages:
         logged, keep = _judged(html, url="https://example.org/a")
         bare = analyse(parse_html(html, url="https://example.org/a"))
-        verdict, _score = model.classify(tree_arrays(bare.blocks), bare.candidates, model_rows(bare, model), bare.page_type)
+        verdict, decision, _score, _fallback = model.verdict(tree_arrays(bare.blocks), bare.candidates, model_rows(bare, model),
+                                                             bare.page_type)
         plain = [False] * len(bare.blocks)
         for i, flag in zip(bare.candidates, verdict):
             plain[i] = bool(flag)
         if bare.candidates:
             bare.removals = RemovalLog()  # settle logs into a log of its own; the verdicts are compared
-            settle(bare, plain)
+            settle(bare, plain, decision=decision)
         assert plain == keep
         assert all(logged.removals.reason(b.index) is not None for b in logged.blocks if not keep[b.index] and b.chars)
 

@@ -31,6 +31,7 @@ from pagesieve.page.model import Page
 from pagesieve.page.preprocess import preprocess
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.rules.asides import drop_named_asides
+from pagesieve.rules.between import keep_posts_between
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.copies import drop_adjacent_copies
 from pagesieve.rules.quotes import drop_quoted_copies
@@ -195,7 +196,7 @@ def classify(analysis: Analysis, model: BlockClassifier) -> list[bool]:
         # A personal model learned from the user's corrections which runs of links they keep:
         # the teaser rule, a rule of structure, does not overrule it (a "keep this" on a
         # "You might also like" list of five sites keeps it on the sixth).
-        settle(analysis, keep, skip=PERSONAL_SKIP if "personal" in model.meta else frozenset())
+        settle(analysis, keep, skip=PERSONAL_SKIP if "personal" in model.meta else frozenset(), decision=decision)
         if model.context is not None:
             widen_thin_page(analysis.blocks, analysis.candidates, keep, score, analysis.removals.reasons)
     return keep
@@ -246,12 +247,12 @@ class _FirstPassReasons:
 
 
 SETTLE_RULES = ("headline", "structures", "records", "comments", "labels", "templates", "notices", "teasers", "credits", "copies",
-                "quotes", "listing", "asides", "loose", "trailing")
+                "quotes", "listing", "asides", "loose", "trailing", "between")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
 
-def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozenset()) -> None:
+def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozenset(), decision: np.ndarray | None = None) -> None:
     """The page rules that follow the classifier's verdicts (:mod:`pagesieve.rules`), in place:
     the headline is kept (:func:`~pagesieve.rules.headline.headline_block`), structures are
     completed (:func:`~pagesieve.rules.structures.complete_structures`), so are the posts of a
@@ -273,8 +274,11 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     story's container is kept with the story, :func:`~pagesieve.rules.loose.keep_loose_prose`;
     and a heading left at the end of the body
     with nothing under it goes, :func:`~pagesieve.rules.headings.drop_trailing_heading`;
+    and on a forum thread, the prose between its kept posts that the first stage calls content
+    is kept, :func:`~pagesieve.rules.between.keep_posts_between`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
-    to run."""
+    to run. ``decision``: the first stage's (SVM) decision of each of ``analysis.candidates``,
+    ``(len(candidates),)``, which the last rule reads; ``None``: that rule does not run."""
     log = analysis.removals
     if "headline" not in skip:
         headline = headline_block(analysis.candidates, analysis.features, keep)
@@ -308,6 +312,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         keep_loose_prose(analysis.blocks, keep, log)
     if "trailing" not in skip and is_article(analysis.page_type):
         drop_trailing_heading(analysis.blocks, keep, log)
+    if "between" not in skip and decision is not None and is_forum(analysis.page_type):
+        keep_posts_between(analysis.blocks, analysis.candidates, decision, keep, log)
 
 
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:

@@ -314,15 +314,15 @@ def run_variant(pool: list[CvPage], svms: list, k: int, spec: str, seed: int,
             a = p.analysis
             keep = [False] * len(a.blocks)
             if a.candidates:
-                flags, _score = judge.classify(p.tree, a.candidates, rows_for(p, variant), p.extra.get("type"))
+                flags, decision, _score, _fallback = judge.verdict(p.tree, a.candidates, rows_for(p, variant), p.extra.get("type"))
                 for i, flag in zip(a.candidates, flags):
                     keep[i] = bool(flag)
                 a.page_type = p.extra["type"] if variant in ("type", "all") else None  # as model_rows sets it
                 for rule in ablate:
                     without = list(keep)
-                    settle(a, without, skip=frozenset({rule}))
+                    settle(a, without, skip=frozenset({rule}), decision=decision)
                     texts[f"-{rule}:{p.dataset}/{p.page_id}"] = blocks_text(a.blocks, without)
-                settle(a, keep)
+                settle(a, keep, decision=decision)
             else:
                 for rule in ablate:
                     texts[f"-{rule}:{p.dataset}/{p.page_id}"] = ""

@@ -171,7 +171,7 @@ def judge_with_stage(
             chosen = (score >= score.max() - FALLBACK_MARGIN) | (rows[:, 1] >= SURE_CONTENT_DECISION)
         for i, flag in zip(analysis.candidates, chosen):
             keep[i] = bool(flag)
-        settle(analysis, keep)
+        settle(analysis, keep, decision=rows[:, 1])  # SCORE_FEATURES[1]: the SVM decision
         scores = block_scores(len(analysis.blocks), analysis.candidates, score) if model.context is not None else None
         apply_evidence(analysis.blocks, keep, evidence, kinds, scores=scores)
     return analysis, keep
