@@ -272,9 +272,11 @@ def test_a_hidden_panel_is_kept_only_when_a_control_says_it_expands_or_is_its_ta
     <div role="tabpanel" aria-labelledby="t-php" hidden style="display:none"><p>{DESCRIPTION}</p></div></body></html>"""
     text = " ".join(preprocess(parse_html(html)).root.itertext())
     assert "shopper" in text
-    # an accordion section's region, a Bootstrap tab pane, a FAQ's answer: panels by their own name
+    # an accordion section's region, a Bootstrap tab pane, a FAQ's answer, a namespaced BEM
+    # accordion panel (wcxb_dev/4287): panels by their own name
     for panel in ('<div role="region" aria-labelledby="acc-1-button" style="display:none;">',
-                  '<div class="tab-pane fade" style="display:none">', '<div class="faq__answer" style="display: none;">'):
+                  '<div class="tab-pane fade" style="display:none">', '<div class="faq__answer" style="display: none;">',
+                  '<div class="c-accordion__panel" hidden>'):
         html = f"""<html><body><p>{ARTICLE}</p>{panel}<p>{DESCRIPTION}</p></div></body></html>"""
         text = " ".join(preprocess(parse_html(html)).root.itertext())
         assert "shopper" in text, panel
