@@ -335,7 +335,8 @@ MAY_BE_HIDDEN_PREDICATE = etree.XPath(
     " or contains(translate(@style, 'NOEHID', 'noehid'), 'hidden')))"
     " or contains(@class, 'hidden')]"
 )
-DISCLOSED_PREDICATE = etree.XPath("//*[@aria-expanded or @role='tab'][@aria-controls]/@aria-controls", smart_strings=False)
+DISCLOSED_PREDICATE = etree.XPath("//*[@aria-expanded or @role='tab' or self::button][@aria-controls]/@aria-controls",
+                                  smart_strings=False)
 LEAVES_XPATH = etree.XPath("descendant-or-self::*[not(*)]")
 
 

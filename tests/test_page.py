@@ -265,6 +265,11 @@ def test_a_hidden_panel_is_kept_only_when_a_control_says_it_expands_or_is_its_ta
     <div role="tabpanel" id="tab-2" hidden><p>{DESCRIPTION}</p></div></body></html>"""
     text = " ".join(preprocess(parse_html(html)).root.itertext())
     assert "shopper" in text
+    # an accordion button that keeps its state in data-expanded, not aria-expanded (wcxb_dev/0117)
+    html = f"""<html><body><p>{ARTICLE}</p><div id="item-3"><button aria-controls="item-3-content" data-expanded="false">
+    Graduate job-ready</button><div aria-hidden="true" hidden id="item-3-content"><p>{DESCRIPTION}</p></div></div></body></html>"""
+    text = " ".join(preprocess(parse_html(html)).root.itertext())
+    assert "shopper" in text
     # a panel that names its tab (aria-labelledby) where the tab names no panel (wcxb_dev/0681)
     html = f"""<html><body><div role="tablist"><span role="tab" id="t-python" aria-selected="true">Python</span>
     <span role="tab" id="t-php" aria-selected="false">PHP</span></div>
