@@ -115,3 +115,18 @@ def test_a_preference_centres_list_of_purposes_is_no_listings_grid(datasets_dir:
     article = extract(read_page(wcxb, "2974"), url=wcxb.record("2974").url)
     assert "partners can use this purpose" not in article.text
     assert "\nOff" not in article.text
+
+
+def test_a_consent_notice_is_not_the_article_that_sends_a_thread_away_as_comments(datasets_dir: Path):
+    """wcxb_dev 0543 (forum.corsair.com, an Invision thread, held out): the posts sit in
+    ``<div id="comments">``, and the comment rule drops comment sections when the page keeps
+    an article of its own outside them. The only text kept outside was the site's cookie
+    notice, 3,086 characters of it, so the thread went as comments and the notice after it:
+    the reader was empty (F1 0.00; 0.75 with the notices rule run before the comment rule)."""
+    from pagesieve.extract import SETTLE_RULES
+
+    assert SETTLE_RULES.index("notices") < SETTLE_RULES.index("comments")
+    wcxb = shared_dataset(datasets_dir, "wcxb_dev")
+    article = extract(read_page(wcxb, "0543"), url=wcxb.record("0543").url)
+    assert "Not sure if this is the right place for this question/discussion" in article.text
+    assert "When you visit any website, it may store or retrieve" not in article.text
