@@ -32,6 +32,7 @@ from pagesieve.page.preprocess import preprocess
 from pagesieve.removal import Removal, RemovalLog
 from pagesieve.rules.asides import drop_named_asides
 from pagesieve.rules.between import keep_posts_between
+from pagesieve.rules.specs import keep_spec_tables
 from pagesieve.rules.comments import drop_comment_sections, is_forum
 from pagesieve.rules.copies import drop_adjacent_copies
 from pagesieve.rules.quotes import drop_quoted_copies
@@ -247,7 +248,7 @@ class _FirstPassReasons:
 
 
 SETTLE_RULES = ("headline", "structures", "records", "notices", "comments", "labels", "templates", "teasers", "credits", "copies",
-                "quotes", "listing", "asides", "loose", "trailing", "between")
+                "quotes", "listing", "asides", "loose", "trailing", "between", "specs")
 """The names of :func:`settle`'s rules, in the order they run (the dev gate's ``--cv-ablate``
 leaves each out in turn to measure it)."""
 
@@ -279,10 +280,11 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
     and a heading left at the end of the body
     with nothing under it goes, :func:`~pagesieve.rules.headings.drop_trailing_heading`;
     and on a forum thread, the prose between its kept posts that the first stage calls content
-    is kept, :func:`~pagesieve.rules.between.keep_posts_between`;
+    is kept, :func:`~pagesieve.rules.between.keep_posts_between`; and on a product page, its
+    specification tables, :func:`~pagesieve.rules.specs.keep_spec_tables`;
     each drop logged in ``analysis.removals``, stage ``"post-rule"``). ``skip``: names of :data:`SETTLE_RULES` not
     to run. ``decision``: the first stage's (SVM) decision of each of ``analysis.candidates``,
-    ``(len(candidates),)``, which the last rule reads; ``None``: that rule does not run."""
+    ``(len(candidates),)``, which the forum rule reads; ``None``: that rule does not run."""
     log = analysis.removals
     if "headline" not in skip:
         headline = headline_block(analysis.candidates, analysis.features, keep)
@@ -318,6 +320,8 @@ def settle(analysis: Analysis, keep: list[bool], skip: frozenset[str] = frozense
         drop_trailing_heading(analysis.blocks, keep, log)
     if "between" not in skip and decision is not None and is_forum(analysis.page_type):
         keep_posts_between(analysis.blocks, analysis.candidates, decision, keep, log)
+    if "specs" not in skip and likeliest_type(analysis.page_type) == "product":
+        keep_spec_tables(analysis.blocks, keep, log)
 
 
 def hideable_blocks(blocks: list[Block], keep: list[bool]) -> list[int]:
