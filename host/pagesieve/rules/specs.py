@@ -16,6 +16,7 @@ from lxml import etree
 
 from pagesieve.blocks.segment import Block, subtree_ends
 from pagesieve.removal import RemovalLog
+from pagesieve.rules.listing import CHROME_TAGS
 
 SPEC_MIN_ROWS = 3
 """Name and value pairs a table or a definition list needs: fewer is a price box or a
@@ -33,15 +34,16 @@ SPEC_MAX_CHARS = 3000
 site's body and sidebar), not a list of attributes. A guard, not a measured optimum: the
 product tables of wcxb_dev hold 40 to 1,500 characters."""
 
-_OUTER = etree.XPath("ancestor::table | ancestor::nav | ancestor::header | ancestor::footer | ancestor::aside")
+_OUTER = etree.XPath(" | ".join(f"ancestor::{tag}" for tag in ("table", *sorted(CHROME_TAGS))))
+"""Another table or the page's chrome (:data:`pagesieve.rules.listing.CHROME_TAGS`) around an element."""
 
 
 def is_spec_table(element: etree._Element) -> bool:
     """Whether ``element`` is a list of name and value pairs: a ``<table>`` of at least
     :data:`SPEC_MIN_ROWS` rows, :data:`SPEC_PAIR_SHARE` of them with exactly two cells
     (``<th>`` or ``<td>``), or a ``<dl>`` with at least :data:`SPEC_MIN_ROWS` ``<dt>``
-    children; neither inside another table nor in the page's chrome (``<nav>``, ``<header>``,
-    ``<footer>``, ``<aside>``)."""
+    children; neither inside another table nor in the page's chrome
+    (:data:`~pagesieve.rules.listing.CHROME_TAGS`)."""
     tag = element.tag
     if tag == "table":
         rows = list(element.iter("tr"))
